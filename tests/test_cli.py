@@ -1,0 +1,116 @@
+import json
+
+import pytest
+from conftest import FakeModel, facts_reply
+from typer.testing import CliRunner
+
+import cmc
+
+MEETING = [facts_reply(("The weekly meeting", "held_in", "Room A")),
+           facts_reply(("Room A", "floor", "floor 2")),
+           facts_reply(("Room B", "floor", "floor 5")),
+           '{"status": "no_fact", "triples": []}',
+           facts_reply(("The weekly meeting", "held_in", "Room B"))]
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """Invoke the CLI against a temporary database with a fake model."""
+    model = FakeModel()
+    monkeypatch.setattr(cmc, "load_model", lambda path: model)
+    runner = CliRunner()
+    app = cmc._cli()
+
+    def invoke(*args, input=None):
+        return runner.invoke(app, [*args, "--db", str(tmp_path / "m.db")], input=input)
+
+    invoke.model = model
+    return invoke
+
+
+def test_add_file_then_ask_json_prints_one_document(run, tmp_path):
+    run.model.replies += MEETING + [" floor 5"]
+    path = tmp_path / "meeting.txt"
+    path.write_text((cmc.HERE / "examples" / "meeting.txt").read_text())
+    added = run("add", "--file", str(path), "--json")
+    assert added.exit_code == 0, added.output
+    assert [r["serial"] for r in json.loads(added.stdout)] == [1, 2, 3, 4, 5]
+    result = run("ask", "On which floor is the weekly meeting?", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["answer"] == "floor 5"
+    assert [e["serial"] for e in doc["evidence"]] == [3, 5]
+    assert doc["anchors"] == ["weekly meeting"]
+    assert doc["edges"][0] == {"subject": "weekly meeting", "relation": "held_in", "object": "room b",
+                               "serial": 5, "depth": 0}
+
+
+def test_add_human_output_shows_serial_status_triples(run):
+    run.model.replies += [facts_reply(("Ana", "lives_in", "Lyon")), '{"status": "no_fact", "triples": []}']
+    result = run("add", "Ana lives in Lyon.", "Thanks!")
+    assert result.exit_code == 0, result.output
+    assert "[1] facts" in result.stdout and "Ana" in result.stdout and "Lyon" in result.stdout
+    assert "[2] no_fact" in result.stdout
+
+
+def test_add_from_stdin_one_record_per_line(run):
+    run.model.replies += [facts_reply(("Ana", "lives_in", "Lyon")), facts_reply(("Bo", "lives_in", "Rome"))]
+    result = run("add", "-", "--json", input="Ana lives in Lyon.\n\nBo lives in Rome.\n")
+    assert [r["status"] for r in json.loads(result.stdout)] == ["facts", "facts"]
+
+
+def test_rerunning_add_file_skips_stored_lines(run, tmp_path):
+    run.model.replies += [facts_reply(("Ana", "lives_in", "Lyon"))]
+    path = tmp_path / "h.txt"
+    path.write_text("Ana lives in Lyon.\n")
+    run("add", "--file", str(path))
+    path.write_text("Ana lives in Lyon.\nBo lives in Rome.\n")
+    run.model.replies += [facts_reply(("Bo", "lives_in", "Rome"))]
+    result = run("add", "--file", str(path), "--json")
+    assert [r["serial"] for r in json.loads(result.stdout)] == [2]
+
+
+def test_facts_and_info_json(run):
+    run.model.replies += [facts_reply(("Ana", "lives_in", "Lyon")), facts_reply(("Ana", "lives_in", "Rome"))]
+    run("add", "Ana lives in Lyon.", "Ana lives in Rome.")
+    current = json.loads(run("facts", "--json").stdout)
+    assert current == [{"subject": "Ana", "relation": "lives_in", "object": "Rome", "serial": 2, "current": True}]
+    every = json.loads(run("facts", "--all", "--json").stdout)
+    assert [(f["object"], f["current"]) for f in every] == [("Lyon", False), ("Rome", True)]
+    info = json.loads(run("info", "--json").stdout)
+    assert info["records"] == 2 and info["assertions"] == 2 and info["current_edges"] == 1
+    assert info["schema_version"] == cmc.SCHEMA_VERSION and info["extract_calls"] == 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (["add", "   "], "empty"),
+    (["add"], "Nothing to add"),
+    (["ask", " "], "question is empty"),
+])
+def test_bad_input_is_one_red_line_and_exit_1(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_missing_model_names_the_path_and_leaves_the_db_untouched(tmp_path):
+    db = tmp_path / "m.db"
+    result = CliRunner().invoke(cmc._cli(), ["add", "Ana lives in Lyon.", "--db", str(db),
+                                             "--model", str(tmp_path / "nope.gguf")])
+    assert result.exit_code == 1
+    assert "nope.gguf" in result.stderr and "--model" in result.stderr
+    assert not db.exists()
+
+
+def test_invalid_utf8_file_is_refused_with_the_line(run, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"fine line\n\xff\xfe broken\n")
+    result = run("add", "--file", str(path))
+    assert result.exit_code == 1 and "line 2" in result.stderr and "UTF-8" in result.stderr
+
+
+def test_question_without_anchor_answers_from_history(run):
+    run.model.replies += [facts_reply(("Ana", "lives_in", "Lyon")), "Lyon"]
+    run("add", "Ana lives in Lyon.")
+    doc = json.loads(run("ask", "Where does she live?", "--json").stdout)
+    assert doc["answer"] == "Lyon" and doc["anchors"] == [] and [e["serial"] for e in doc["evidence"]] == [1]

@@ -1,0 +1,111 @@
+import json
+
+import pytest
+from conftest import FakeModel, facts_reply
+
+import cmc
+
+
+def stored(db, *texts):
+    return cmc.add_records(db, [(t, "test") for t in texts])
+
+
+def test_valid_reply_writes_triples_and_prompt_carries_record_and_catalogue(db):
+    stored(db, "Room A is on floor 2.", "The weekly meeting is in Room A.")
+    model = FakeModel([facts_reply(("Room A", "floor", "floor 2")),
+                       facts_reply(("The weekly meeting", "held in", "Room A"))])
+    results = cmc.extract_pending(db, model)
+    assert [r.status for r in results] == ["facts", "facts"]
+    assert model.prompts[0].endswith("Record: Room A is on floor 2.\nJSON:")
+    assert "Known relations: (none yet)" in model.prompts[0]
+    assert "Known relations: floor" in model.prompts[1]
+    rows = db.execute("SELECT subject_key, relation, object_key, serial FROM assertions ORDER BY id").fetchall()
+    assert [tuple(r) for r in rows] == [("room a", "floor", "floor 2", 1), ("weekly meeting", "held_in", "room a", 2)]
+    assert db.execute("SELECT count(*) FROM records WHERE status = 'facts'").fetchone()[0] == 2
+    assert cmc.get_meta(db, "extract_calls") == "2"
+
+
+def test_subject_and_object_are_chosen_among_literal_spans(db):
+    stored(db, 'Gabe Newell founded "Valve".')
+    model = FakeModel([facts_reply(("Gabe Newell", "founder_of", "Valve"))])
+    (ex,) = cmc.extract_pending(db, model)
+    assert ex.triples == [cmc.Triple("Gabe Newell", "founder_of", "Valve")]
+    span_choices = [opts for kind, opts in model.calls if kind == "choose" and 'Gabe"' in opts]
+    assert span_choices, "the subject must be chosen among spans"
+    assert 'Gabe Newell"' in span_choices[0] and 'Valve"' in span_choices[0]
+    assert not any("Room" in o for o in span_choices[0])
+    objects = [opts for kind, opts in model.calls if kind == "choose" and 'Valve"' in opts][-1]
+    assert not any("Gabe" in o or "Newell" in o for o in objects), "object overlaps the subject"
+
+
+def test_record_spans_are_entity_like_and_never_the_whole_record():
+    spans = [s for s, _, _ in cmc.record_spans("Room A is on floor 2.")]
+    assert {"Room A", "floor 2", "Room"} <= set(spans)
+    assert "Room A is on floor 2." not in spans and "is on" not in spans and "A is on floor" not in spans
+    assert "Apple Inc." in [s for s, _, _ in cmc.record_spans("AppleScript was developed by Apple Inc..")]
+
+
+@pytest.mark.parametrize("reply,reason", [
+    ("this is not json", "not JSON"),
+    ('{"status": "maybe", "triples": []}', "schema"),
+    ('{"status": "facts"}', "triples is missing"),
+    (facts_reply(("Gabe", "Newell", "Valve Corporation")), "not a span"),
+    (facts_reply(("Valve", "same", "Valve")), "subject and object"),
+    (facts_reply(("Valve", "!!", "Gabe")), "empty key"),
+    ('{"status": "facts", "triples": []}', "without triples"),
+])
+def test_bad_reply_is_unresolved_with_reason(reply, reason):
+    ex = cmc.validate_extraction(7, "Gabe Newell founded Valve.", reply)
+    assert ex.status == "unresolved" and reason in ex.reason and ex.triples == []
+
+
+def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
+    stored(db, "Gabe Newell founded Valve.")
+    (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))
+    row = db.execute("SELECT status, reason, text FROM records").fetchone()
+    assert ex.status == "unresolved" == row["status"] and row["reason"]
+    assert row["text"] == "Gabe Newell founded Valve."
+    assert db.execute("SELECT count(*) FROM assertions").fetchone()[0] == 0
+
+
+def test_model_crash_mid_run_keeps_records_and_continues(db):
+    stored(db, "Ana lives in Lyon.", "Bo lives in Rome.")
+    model = FakeModel([RuntimeError("boom"), facts_reply(("Bo", "lives_in", "Rome"))])
+    results = cmc.extract_pending(db, model)
+    assert [r.status for r in results] == ["unresolved", "facts"]
+    assert "boom" in results[0].reason
+
+
+def test_no_fact_and_unresolved_statuses(db):
+    stored(db, "Thanks a lot!", "He moved there.")
+    model = FakeModel(['{"status": "no_fact", "triples": []}', '{"status": "unresolved", "triples": []}'])
+    assert [r.status for r in cmc.extract_pending(db, model)] == ["no_fact", "unresolved"]
+
+
+def test_identical_text_is_not_extracted_twice(db):
+    stored(db, "Room A is on floor 2.")
+    model = FakeModel([facts_reply(("Room A", "floor", "floor 2"))])
+    cmc.extract_pending(db, model)
+    stored(db, "room a is on floor 2")
+    (ex,) = cmc.extract_pending(db, model)
+    assert len(model.prompts) == 1
+    assert ex.status == "facts" and ex.serial == 2
+    assert db.execute("SELECT count(*) FROM assertions WHERE serial = 2").fetchone()[0] == 1
+
+
+def test_relation_names_are_aligned_deterministically(db):
+    stored(db, "Ana is located in Lyon.", "Bo is located in Rome.")
+    model = FakeModel([facts_reply(("Ana", "is located in", "Lyon")),
+                       facts_reply(("Bo", "Located_In", "Rome"))])
+    cmc.extract_pending(db, model)
+    assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"located_in"}
+
+
+def test_extraction_schema_accepts_what_the_grammar_produces():
+    reply = facts_reply(("Room A", "floor", "floor 2"))
+    assert cmc._schema_problem(json.loads(reply), cmc.EXTRACT_SCHEMA) == ""
+
+
+def test_extract_prompt_renders_with_its_variables():
+    prompt = cmc.extraction_prompt("X is Y.", ["a", "b"])
+    assert prompt.endswith("Record: X is Y.\nJSON:") and "Known relations: a, b" in prompt

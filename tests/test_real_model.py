@@ -1,0 +1,39 @@
+"""End to end with the embedded gemma-3-270m GGUF: no fakes. Marked `real`; `make test` runs them."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import cmc
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture(scope="module")
+def model():
+    return cmc.load_model(None)
+
+
+def test_paper_example_end_to_end(tmp_path, model):
+    db = cmc.open_db(tmp_path / "m.db")
+    cmc.add_records(db, [(line, "test") for line in (cmc.HERE / "examples" / "meeting.txt").read_text().splitlines()])
+    results = cmc.extract_pending(db, model)
+    assert all(r.status != "pending" for r in results)
+    question = "On which floor is the weekly meeting?"
+    result = cmc.ask(db, model, question)
+    assert "5" in result.answer and "2" not in result.answer
+    texts = [e["text"] for e in result.evidence]
+    assert "The weekly meeting is in Room B." in texts and "Room B is on floor 5." in texts
+    assert "Room A is on floor 2." not in texts
+
+
+def test_cli_add_and_ask_with_the_embedded_model(tmp_path):
+    runner, app, db = CliRunner(), cmc._cli(), str(tmp_path / "cli.db")
+    added = runner.invoke(app, ["add", "Ana Silva works at Initech.", "Initech is based in Porto.", "--db", db, "--json"])
+    assert added.exit_code == 0, added.output
+    assert [r["serial"] for r in json.loads(added.stdout)] == [1, 2]
+    asked = runner.invoke(app, ["ask", "Where is Initech based?", "--db", db, "--json"])
+    assert asked.exit_code == 0, asked.output
+    doc = json.loads(asked.stdout)
+    assert "Porto" in doc["answer"]
+    assert 2 in [e["serial"] for e in doc["evidence"]]

@@ -1,0 +1,92 @@
+import os
+import sqlite3
+import stat
+
+import pytest
+
+import cmc
+
+
+def test_new_database_has_schema_version_wal_and_private_mode(tmp_path):
+    path = tmp_path / "new.db"
+    db = cmc.open_db(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"records", "assertions", "current_edges", "relations", "relation_aliases",
+            "entities", "records_fts", "entities_fts"} <= tables
+
+
+def test_schema_file_ends_with_user_version():
+    last = [l for l in cmc.SCHEMA_PATH.read_text().splitlines() if l.strip()][-1]
+    assert last == f"PRAGMA user_version = {cmc.SCHEMA_VERSION};"
+
+
+def test_reopening_keeps_records(tmp_path):
+    path = tmp_path / "m.db"
+    cmc.add_records(cmc.open_db(path), [("Room A is on floor 2.", "cli")])
+    assert cmc.open_db(path).execute("SELECT text FROM records").fetchone()[0] == "Room A is on floor 2."
+
+
+def test_newer_schema_is_refused_with_a_sentence(tmp_path):
+    path = tmp_path / "future.db"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA user_version = 99")
+    raw.close()
+    with pytest.raises(cmc.CmcError, match="newer than this cmc"):
+        cmc.open_db(path)
+
+
+def test_foreign_sqlite_file_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE x (y)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(cmc.CmcError, match="not a cmc database"):
+        cmc.open_db(path)
+
+
+def test_serials_start_at_one_and_increase(db):
+    assert cmc.add_records(db, [("a b", "t"), ("c d", "t")]) == [1, 2]
+    assert cmc.add_records(db, [("e f", "t")]) == [3]
+    statuses = {r[0] for r in db.execute("SELECT status FROM records")}
+    assert statuses == {"pending"}
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t "])
+def test_empty_record_is_refused_and_nothing_is_stored(db, text):
+    with pytest.raises(cmc.CmcError, match="empty"):
+        cmc.add_records(db, [("fine record", "t"), (text, "t")])
+    assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 0
+
+
+def test_nul_byte_is_refused(db):
+    with pytest.raises(cmc.CmcError, match="NUL"):
+        cmc.add_records(db, [("bad\x00text", "t")])
+
+
+def test_sql_looking_text_is_stored_verbatim(db):
+    text = "Robert'); DROP TABLE records;-- is a name."
+    cmc.add_records(db, [(text, "t")])
+    assert db.execute("SELECT text FROM records").fetchone()[0] == text
+
+
+@pytest.mark.parametrize("raw,key", [
+    ("The Weekly Meeting's", "weekly meeting"),
+    ("Room B", "room b"),
+    ("room-b!", "room b"),
+    ("A", "a"),
+    ("Apple Inc.", "apple inc"),
+    ("James'", "james"),
+    ("pesäpallo", "pesäpallo"),
+])
+def test_entity_key_normalises_case_punctuation_possessives(raw, key):
+    assert cmc.entity_key(raw) == key
+
+
+@pytest.mark.parametrize("raw,key", [("is located in", "located_in"), ("Held_In", "held_in"),
+                                     ("was born in", "born_in")])
+def test_relation_key(raw, key):
+    assert cmc.relation_key(raw) == key

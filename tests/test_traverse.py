@@ -1,0 +1,58 @@
+from conftest import put
+
+import cmc
+
+
+def chain(db, n, start=0):
+    """E{start} -next-> E{start+1} -> ... , one record per edge."""
+    for i in range(start, start + n):
+        put(db, f"E{i} leads to E{i + 1}.", (f"E{i}", "next", f"E{i + 1}"))
+
+
+def hops(edges):
+    return [(e.subject, e.object, e.depth) for e in edges]
+
+
+def test_five_hop_cap(db):
+    chain(db, 8)
+    edges = cmc.traverse(db, ["e0"])
+    assert hops(edges) == [(f"e{i}", f"e{i + 1}", i) for i in range(5)]
+    assert [e.depth for e in cmc.traverse(db, ["e0"], max_hops=2)] == [0, 1]
+
+
+def test_cycle_terminates_and_each_edge_once_at_shortest_depth(db):
+    put(db, "A likes B.", ("A", "likes", "B"))
+    put(db, "B likes C.", ("B", "likes", "C"))
+    put(db, "C likes A.", ("C", "likes", "A"))
+    edges = cmc.traverse(db, ["a"])
+    assert hops(edges) == [("a", "b", 0), ("b", "c", 1), ("c", "a", 2)]
+
+
+def test_branching_follows_every_current_edge(db):
+    put(db, "Ana works at Initech.", ("Ana", "employer", "Initech"))
+    put(db, "Ana lives in Lyon.", ("Ana", "lives_in", "Lyon"))
+    put(db, "Initech is based in Porto.", ("Initech", "based_in", "Porto"))
+    put(db, "Lyon is in France.", ("Lyon", "country", "France"))
+    got = {(e.subject, e.relation, e.object, e.depth) for e in cmc.traverse(db, ["ana"])}
+    assert got == {("ana", "employer", "initech", 0), ("ana", "lives_in", "lyon", 0),
+                   ("initech", "based_in", "porto", 1), ("lyon", "country", "france", 1)}
+
+
+def test_overwrite_redirects_the_next_hop(db):
+    put(db, "Ana works at Globex.", ("Ana", "employer", "Globex"))
+    put(db, "Globex is based in Lyon.", ("Globex", "based_in", "Lyon"))
+    put(db, "Initech is based in Porto.", ("Initech", "based_in", "Porto"))
+    assert [e.object for e in cmc.traverse(db, ["ana"])] == ["globex", "lyon"]
+    put(db, "Ana works at Initech.", ("Ana", "employer", "Initech"))
+    assert [e.object for e in cmc.traverse(db, ["ana"])] == ["initech", "porto"]
+
+
+def test_shortest_depth_when_two_anchors_reach_one_subject(db):
+    chain(db, 3)
+    edges = cmc.traverse(db, ["e0", "e2"])
+    assert {(e.subject, e.depth) for e in edges} == {("e0", 0), ("e1", 1), ("e2", 0)}
+
+
+def test_no_anchor_no_edges(db):
+    chain(db, 2)
+    assert cmc.traverse(db, []) == []
