@@ -75,8 +75,23 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 1
-MIGRATIONS: dict[int, str] = {}  # version N -> SQL that upgrades a version N-1 file to N
+SCHEMA_VERSION = 2
+# version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
+MIGRATIONS: dict[int, str] = {
+    2: """
+ALTER TABLE records ADD COLUMN extracted_by TEXT NOT NULL DEFAULT '';
+CREATE TABLE rules (
+    id INTEGER PRIMARY KEY, pattern TEXT NOT NULL UNIQUE, relation TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'candidate' CHECK (status IN ('candidate', 'active', 'conflict')),
+    created_at INTEGER NOT NULL);
+CREATE TABLE rule_evidence (
+    rule_id INTEGER NOT NULL REFERENCES rules (id) ON DELETE CASCADE,
+    serial INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    agree INTEGER NOT NULL, subject_key TEXT NOT NULL,
+    PRIMARY KEY (rule_id, serial)) WITHOUT ROWID;
+CREATE INDEX rule_evidence_by_serial ON rule_evidence (serial);
+""",
+}
 
 
 def default_db_path() -> Path:
@@ -108,18 +123,16 @@ def open_db(path: str | Path) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
-    if version == 0:
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if tables:
-            db.close()
-            raise CmcError(f"{path} is an SQLite file but not a cmc database. Pass another --db.")
-        with transaction(db):
-            _run_script(db, SCHEMA_PATH.read_text())
-        return db
-    for step in range(version + 1, SCHEMA_VERSION + 1):
-        with transaction(db):
-            _run_script(db, MIGRATIONS[step])
-            db.execute(f"PRAGMA user_version = {step}")
+    if version < SCHEMA_VERSION:
+        with transaction(db):  # re-read under the write lock: another process may have won
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise CmcError(f"{path} is an SQLite file but not a cmc database. Pass another --db.")
+                _run_script(db, SCHEMA_PATH.read_text())
+            for step in range(version + 1, SCHEMA_VERSION + 1) if version else ():
+                _run_script(db, MIGRATIONS[step])
+                db.execute(f"PRAGMA user_version = {step}")
     return db
 
 

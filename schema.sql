@@ -18,7 +18,8 @@ CREATE TABLE records (
     source   TEXT NOT NULL DEFAULT '',           -- 'cli', 'stdin', 'file:PATH:LINE'
     status   TEXT NOT NULL DEFAULT 'pending'
              CHECK (status IN ('pending', 'facts', 'unresolved', 'no_fact')),
-    reason   TEXT NOT NULL DEFAULT ''            -- why a record is unresolved
+    reason   TEXT NOT NULL DEFAULT '',           -- why a record is unresolved
+    extracted_by TEXT NOT NULL DEFAULT ''        -- 'model', 'rule:ID', 'cache:SERIAL', 'review'
 );
 CREATE INDEX records_by_status ON records (status, serial);
 CREATE INDEX records_by_text_key ON records (text_key, serial);
@@ -97,4 +98,25 @@ CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
     INSERT INTO entities_fts (entities_fts, rowid, span) VALUES ('delete', old.id, old.span);
 END;
 
-PRAGMA user_version = 1;
+-- Induced rules (the paper's hybrid frontend): a literal sentence form around the subject and
+-- object spans of validated model extractions, e.g. '<S> is a citizen of <O>.' -> citizen_of.
+-- A rule is 'active' (applied before the model is called) once >= 2 records with different
+-- subjects agree on it and none disagrees; a disagreement makes it 'conflict' for good.
+CREATE TABLE rules (
+    id       INTEGER PRIMARY KEY,
+    pattern  TEXT NOT NULL UNIQUE,
+    relation TEXT NOT NULL,
+    status   TEXT NOT NULL DEFAULT 'candidate' CHECK (status IN ('candidate', 'active', 'conflict')),
+    created_at INTEGER NOT NULL                  -- serial of the first supporting record
+);
+-- Provenance: which records induced (agree = 1) or contradicted (agree = 0) each rule.
+CREATE TABLE rule_evidence (
+    rule_id INTEGER NOT NULL REFERENCES rules (id) ON DELETE CASCADE,
+    serial  INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    agree   INTEGER NOT NULL,
+    subject_key TEXT NOT NULL,
+    PRIMARY KEY (rule_id, serial)
+) WITHOUT ROWID;
+CREATE INDEX rule_evidence_by_serial ON rule_evidence (serial);
+
+PRAGMA user_version = 2;

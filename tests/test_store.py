@@ -1,6 +1,7 @@
 import os
 import sqlite3
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,30 @@ def test_entity_key_normalises_case_punctuation_possessives(raw, key):
                                      ("was born in", "born_in")])
 def test_relation_key(raw, key):
     assert cmc.relation_key(raw) == key
+
+
+def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
+    path = tmp_path / "v1.db"
+    raw = sqlite3.connect(path)
+    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v1.sql").read_text())
+    raw.execute("INSERT INTO records (text, text_key, added_at, source, status) "
+                "VALUES ('Ana lives in Lyon.', 'ana lives in lyon', 'now', 'cli', 'no_fact')")
+    raw.commit()
+    raw.close()
+    db = cmc.open_db(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION
+    assert tuple(db.execute("SELECT text, extracted_by FROM records").fetchone()) == ("Ana lives in Lyon.", "")
+    assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
+
+
+def test_migrated_schema_matches_a_fresh_one(tmp_path):
+    fresh = cmc.open_db(tmp_path / "fresh.db")
+    raw = sqlite3.connect(tmp_path / "old.db")
+    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v1.sql").read_text())
+    raw.close()
+    old = cmc.open_db(tmp_path / "old.db")
+
+    def columns(db):
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: [c[1] for c in db.execute(f"PRAGMA table_info({t})")] for t in tables}
+    assert columns(old) == columns(fresh)
