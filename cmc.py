@@ -896,11 +896,9 @@ def select_evidence(db: sqlite3.Connection, question: str) -> tuple[list[str], l
     return anchors, edges, render(db, edges)
 
 
-def ask(db: sqlite3.Connection, model: Model, question: str) -> Answer:
-    """Answer with one model call: a choice among the best candidates, or free text."""
-    if not question.strip():
-        raise CmcError("The question is empty. Ask something, e.g. cmc ask \"Where is the meeting?\"")
-    anchors, edges, evidence = select_evidence(db, question)
+def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
+           evidence: Evidence) -> Answer:
+    """One model call over rendered evidence: a choice among the best candidates, or free text."""
     texts = dict(evidence.records)
     shown = [e for e in edges if e.serial in texts]
     candidates = rank_candidates(question, anchors, shown, texts)
@@ -908,12 +906,18 @@ def ask(db: sqlite3.Connection, model: Model, question: str) -> Answer:
     unresolved = set(texts) - {e.serial for e in edges}
     if candidates and not unresolved:
         top = [c for c in candidates if c["score"] >= candidates[0]["score"] - 0.5][:8]
-        pick = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]
-        text = pick["answer"]
+        text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
         text = clean_answer(model.complete(prompt, max_tokens=32, stop=("\n",)).text)
-    return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], anchors,
+    return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], list(anchors),
                   [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated)
+
+
+def ask(db: sqlite3.Connection, model: Model, question: str) -> Answer:
+    """Select evidence for the question the CMC way, then answer it with one model call."""
+    if not question.strip():
+        raise CmcError("The question is empty. Ask something, e.g. cmc ask \"Where is the meeting?\"")
+    return answer(model, question, *select_evidence(db, question))
 
 
 # ── inspect ────  facts and counts for the facts / info commands
