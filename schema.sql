@@ -87,6 +87,7 @@ CREATE TABLE entities (
     name TEXT NOT NULL,                          -- the first surface form seen
     words INTEGER NOT NULL
 );
+CREATE INDEX entities_by_words ON entities (words);  -- max(words) bounds the question's spans
 CREATE VIRTUAL TABLE entities_fts USING fts5 (
     span, content = 'entities', content_rowid = 'id',
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
@@ -119,4 +120,12 @@ CREATE TABLE rule_evidence (
 ) WITHOUT ROWID;
 CREATE INDEX rule_evidence_by_serial ON rule_evidence (serial);
 
-PRAGMA user_version = 2;
+-- Tombstones of forgotten records (cmc forget). The record row, its assertions, its rule
+-- evidence and its words in records_fts are deleted; only the serial and the time remain, so
+-- the serial is never handed out again (add_records numbers past the largest of both tables).
+CREATE TABLE forgotten (
+    serial       INTEGER PRIMARY KEY,
+    forgotten_at TEXT NOT NULL
+);
+
+PRAGMA user_version = 3;

@@ -18,11 +18,11 @@ def test_valid_reply_writes_triples_and_prompt_carries_record_and_catalogue(db):
     assert [r.status for r in results] == ["facts", "facts"]
     assert model.prompts[0].endswith("Record: Room A is on floor 2.\nJSON:")
     assert "Known relations: (none yet)" in model.prompts[0]
-    assert "Known relations: floor" in model.prompts[1]
+    assert "Record: Room A is on floor 2.\nJSON: {" in model.prompts[1], "one batch: record 1 and its reply precede record 2"
     rows = db.execute("SELECT subject_key, relation, object_key, serial FROM assertions ORDER BY id").fetchall()
     assert [tuple(r) for r in rows] == [("room a", "floor", "floor 2", 1), ("weekly meeting", "held_in", "room a", 2)]
     assert db.execute("SELECT count(*) FROM records WHERE status = 'facts'").fetchone()[0] == 2
-    assert cmc.get_meta(db, "extract_calls") == "2"
+    assert cmc.get_meta(db, "extract_calls") == "1"  # both records in one batch
 
 
 def test_subject_and_object_are_chosen_among_literal_spans(db):
@@ -107,5 +107,6 @@ def test_extraction_schema_accepts_what_the_grammar_produces():
 
 
 def test_extract_prompt_renders_with_its_variables():
-    prompt = cmc.extraction_prompt("X is Y.", ["a", "b"])
-    assert prompt.endswith("Record: X is Y.\nJSON:") and "Known relations: a, b" in prompt
+    prompt = cmc.extraction_prompt(["X is Y.", "Z is W."], ["a", "b"], [' {"status": "no_fact", "triples": []}'])
+    assert prompt.endswith('Record: X is Y.\nJSON: {"status": "no_fact", "triples": []}\n\nRecord: Z is W.\nJSON:')
+    assert "Known relations: a, b" in prompt

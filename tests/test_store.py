@@ -118,3 +118,52 @@ def test_migrated_schema_matches_a_fresh_one(tmp_path):
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         return {t: [c[1] for c in db.execute(f"PRAGMA table_info({t})")] for t in tables}
     assert columns(old) == columns(fresh)
+
+
+@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql"])
+def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
+    fresh = cmc.open_db(tmp_path / "fresh.db")
+    raw = sqlite3.connect(tmp_path / "old.db")
+    raw.executescript((Path(__file__).parent / "fixtures" / fixture).read_text())
+    raw.close()
+    old = cmc.open_db(tmp_path / "old.db")
+
+    def shape(db):
+        rows = db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+        return {(t, n): [c[1] for c in db.execute(f"PRAGMA table_info({n})")] for t, n in rows}
+    assert shape(old) == shape(fresh)
+
+
+def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
+    path = tmp_path / "v2.db"
+    raw = sqlite3.connect(path)
+    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v2.sql").read_text())
+    raw.execute("INSERT INTO records (text, text_key, added_at, source, status) "
+                "VALUES ('Ana lives in Lyon.', 'ana lives in lyon', 'now', 'cli', 'no_fact')")
+    raw.commit()
+    raw.close()
+    db = cmc.open_db(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 3
+    assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
+    cmc.forget(db, [1])
+    assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
+
+
+def test_newer_schema_is_refused_by_the_cli_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+    path = tmp_path / "future.db"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA user_version = 99")
+    raw.close()
+    result = CliRunner().invoke(cmc._cli(), ["facts", "--db", str(path)])
+    assert result.exit_code == 1
+    assert "schema version 99, newer than this cmc" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text,message", [("x" * 1_000_000, "1,000,000 characters"),
+                                          ("ok " * 4000, "at most 10,000")])
+def test_huge_record_is_refused_and_nothing_is_stored(db, text, message):
+    with pytest.raises(cmc.CmcError, match=message):
+        cmc.add_records(db, [("fine record", "t"), (text, "t")])
+    assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 0

@@ -1,0 +1,386 @@
+"""Shared pieces of the benchmark harnesses: ingest a history once, build each evidence view,
+call the reader once per question and view, score, aggregate, write the JSON.
+
+Views (every one rendered under cmc's 60,000-character rule, newest contiguous suffix kept):
+  cmc                 cmc's own read: anchor -> traverse the current graph -> render.
+  prior-read-refresh  paper Appendix G: every (subject, relation) key gets a constructed prior
+                      value (its most recent earlier assertion with a different object, else the
+                      current one); traverse that prior graph from the same anchors, then replace
+                      each selected key's value by its current assertion and render those records.
+  stale-closure       cmc's selected keys, each with its previous value (most recent earlier
+                      assertion with a different object) where one exists.
+  fact-bm25           the top 100 current facts (records holding a current edge) by FTS5 bm25 of
+                      their text against the question's words.
+  fact-bm25-matched   the same ranking packed, in rank order, into cmc's evidence length for that
+                      question (first fit: a fact that does not fit is skipped, the next is tried).
+  latest-state        every current fact.
+  raw-history         every record.
+Every parsed view (all but raw-history) also renders the unresolved records, as cmc does.
+
+The reader is cmc.answer for every view: the same prompt, one call. It is given the view's
+parsed edges (depths by breadth-first search from the question's anchors within the view's
+edges), so every parsed view gets the same candidate ranking cmc gets; raw-history has no
+parsed edges and is answered in free text, as cmc answers a history fallback.
+"""
+
+import json
+import re
+import string
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+import cmc  # noqa: E402
+
+SHARED = REPO.parent / "shared"
+OUT = REPO / "bench" / "out"
+RESULTS = REPO / "bench" / "results"
+VIEWS = ("cmc", "prior-read-refresh", "stale-closure", "fact-bm25", "fact-bm25-matched",
+         "latest-state", "raw-history")
+BM25_TOP = 100
+
+
+# ── scoring ────  MemoryAgentBench's substring exact match (utils/eval_other_utils.py)
+
+def normalize_answer(text: str) -> str:
+    """Lowercase, drop ASCII punctuation, drop the articles a/an/the, collapse whitespace."""
+    text = text.lower()
+    text = "".join(ch for ch in text if ch not in set(string.punctuation))
+    text = re.sub(r"\b(a|an|the)\b", " ", text)
+    return " ".join(text.split())
+
+
+def parse_output(text: str, prefix: str = "Answer:") -> str | None:
+    """The benchmark's parsed output: what follows 'Answer:' if present, else the first line."""
+    for pattern in (re.compile(f"(?:{prefix})(.*)(?:\n|$)", re.IGNORECASE), re.compile(r"(?:^)(.*)(?:\n|$)")):
+        m = pattern.search(text)
+        if m:
+            return re.sub(f"^{re.escape(prefix)}", "", m[1].strip(), flags=re.IGNORECASE).strip()
+    return None
+
+
+def substring_match(prediction: str, golds: list[str]) -> bool:
+    norm = normalize_answer(prediction)
+    return any(normalize_answer(g) in norm for g in golds if normalize_answer(g))
+
+
+def score(prediction: str, golds: list[str]) -> bool:
+    """Score the raw and the parsed output; keep the higher."""
+    parsed = parse_output(prediction)
+    return substring_match(prediction, golds) or (parsed is not None and substring_match(parsed, golds))
+
+
+def answer_in(evidence_text: str, golds: list[str]) -> bool:
+    """Some gold string occurs in the evidence as whole normalised words ("en" is not found in
+    "Bengaluru": short answer aliases would otherwise be found in almost any evidence)."""
+    text = f" {normalize_answer(evidence_text)} "
+    return any(f" {normalize_answer(g)} " in text for g in golds if normalize_answer(g))
+
+
+def count_tokens(model, prompt: str) -> int:
+    """Tokens of the whole reader prompt as the model sees it (chat template included when the
+    model uses one). Models without a tokenizer (test fakes) count whitespace words."""
+    if hasattr(model, "count_tokens"):
+        return model.count_tokens(prompt)
+    if hasattr(model, "_tokens"):  # cmc.LlamaModel has no public tokenizer yet
+        return len(model._tokens(prompt, ""))
+    if hasattr(model, "llm"):
+        return len(model.llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=False))
+    return len(prompt.split())
+
+
+# ── ingest ─────  one database per history, extracted once, reused by every view and run
+
+def stored_texts(db, prefix: str) -> dict[str, str]:
+    rows = db.execute("SELECT source, text FROM records WHERE source >= ? AND source < ?",
+                      (prefix, prefix + "\U0010ffff"))
+    return {r[0]: r[1] for r in rows}
+
+
+def ingest(db, lines: list[str], prefix: str, model, label: str) -> None:
+    """Store lines as records with source PREFIX+index (skipping what is stored), then extract
+    whatever is pending with cmc's own extraction. Refuses a database built from other text."""
+    stored = stored_texts(db, prefix)
+    missing = []
+    for i, line in enumerate(lines):
+        source = f"{prefix}{i}"
+        if source not in stored:
+            missing.append((line, source))
+        elif stored[source] != cmc.clean_record(line):
+            raise SystemExit(f"{label}: record {source} holds other text than the data file; "
+                             "delete the database and run again.")
+    if missing:
+        cmc.add_records(db, missing)
+        log(f"{label}: stored {len(missing)} records")
+    pending = db.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
+    if not pending:
+        return
+    start, done = time.monotonic(), 0
+
+    def progress(ex, *_):  # cmc also passes its ingest counters
+        nonlocal done
+        done += 1
+        if done % 50 == 0 or done == pending:
+            rate = (time.monotonic() - start) / done
+            log(f"{label}: extracted {done}/{pending} ({rate:.2f} s/record)")
+
+    cmc.extract_pending(db, model, on_record=progress)
+
+
+def extraction_summary(db) -> dict:
+    counts = dict(db.execute(cmc.COUNTS).fetchone())
+    counts["facts"] = db.execute("SELECT count(*) FROM records WHERE status = 'facts'").fetchone()[0]
+    return counts
+
+
+# ── views ──────  each returns the anchors, the edges it presents, and the rendered evidence
+
+@dataclass
+class Read:
+    anchors: list[str]
+    edges: list[cmc.Edge]
+    evidence: cmc.Evidence
+
+
+# For each (subject, relation): its most recent earlier assertion whose object differs from the
+# current one, else the current assertion (paper Appendix G's constructed prior value).
+PRIOR_EDGES = """
+SELECT e.subject_key, e.relation,
+       coalesce(p.object_key, e.object_key) AS object_key,
+       coalesce(p.serial, e.serial) AS serial,
+       coalesce(p.id, e.assertion_id) AS assertion_id
+FROM current_edges AS e
+LEFT JOIN assertions AS p ON p.id = (
+    SELECT a.id FROM assertions AS a
+    WHERE a.subject_key = e.subject_key AND a.relation = e.relation AND a.object_key != e.object_key
+      AND (a.serial < e.serial OR (a.serial = e.serial AND a.id < e.assertion_id))
+    ORDER BY a.serial DESC, a.id DESC LIMIT 1)
+"""
+PRIOR_TABLE = """
+CREATE TEMP TABLE IF NOT EXISTS prior_edges (
+    subject_key TEXT NOT NULL, relation TEXT NOT NULL, object_key TEXT NOT NULL,
+    serial INTEGER NOT NULL, assertion_id INTEGER NOT NULL,
+    PRIMARY KEY (subject_key, relation)
+) WITHOUT ROWID
+"""
+EDGES_WITH_TEXT = """
+SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject, a.object
+FROM {table} AS e JOIN assertions AS a ON a.id = e.assertion_id
+"""
+# cmc's own traversal, run over the prior graph (a temp table) instead of current_edges.
+assert "current_edges" in cmc.TRAVERSE, "cmc.TRAVERSE no longer reads current_edges: update PRIOR_TRAVERSE"
+PRIOR_TRAVERSE = cmc.TRAVERSE.replace("current_edges", "prior_edges")
+UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending')"  # as cmc.render adds
+FACT_BM25 = """
+SELECT rowid FROM records_fts
+WHERE records_fts MATCH :query AND rowid IN (SELECT serial FROM current_edges)
+ORDER BY bm25(records_fts), rowid DESC LIMIT :top
+"""
+
+
+def fit(rows: list[tuple[int, str]], fallback: bool = False) -> cmc.Evidence:
+    """cmc's render rule: source order, numbered, <= 60,000 characters incl. the prefix, the
+    newest contiguous suffix of whole records kept on overflow."""
+    return cmc._fit(sorted(rows), cmc.EVIDENCE_BUDGET, fallback)
+
+
+def with_depths(anchors: list[str], edges: list[cmc.Edge]) -> list[cmc.Edge]:
+    """Give a view's edges their breadth-first depth from the anchors within those edges, as
+    cmc's traversal would (subject depths 0..4); edges it cannot reach get depth MAX_HOPS."""
+    by_subject = defaultdict(list)
+    for e in edges:
+        by_subject[e.subject].append(e)
+    depth: dict[int, int] = {}
+    frontier, seen = list(dict.fromkeys(anchors)), set(anchors)
+    for d in range(cmc.MAX_HOPS):
+        following = []
+        for subject in frontier:
+            for e in by_subject.get(subject, ()):
+                depth.setdefault(id(e), d)
+                if e.object not in seen:
+                    seen.add(e.object)
+                    following.append(e.object)
+        frontier = following
+    out = [cmc.Edge(e.subject, e.relation, e.object, e.serial, depth.get(id(e), cmc.MAX_HOPS),
+                    e.subject_text, e.object_text) for e in edges]
+    return sorted(out, key=lambda e: (e.depth, e.serial))
+
+
+class Views:
+    """Every evidence view over one extracted database. Query-independent parts (the current and
+    prior graphs, the record texts) are loaded once."""
+
+    def __init__(self, db):
+        self.db = db
+        self.texts = {r[0]: r[1] for r in db.execute("SELECT serial, text FROM records")}
+        self.unresolved = {r[0] for r in db.execute(UNRESOLVED)}
+        self.current = self._edges("current_edges")
+        db.execute(PRIOR_TABLE)  # a temp table: private to this connection, never in the file
+        db.execute("DELETE FROM temp.prior_edges")
+        db.execute("INSERT INTO temp.prior_edges " + PRIOR_EDGES)
+        self.prior = self._edges("temp.prior_edges")
+        self._cmc: dict[str, Read] = {}
+
+    def _edges(self, table: str) -> dict[tuple[str, str], cmc.Edge]:
+        rows = self.db.execute(EDGES_WITH_TEXT.format(table=table))
+        return {(r[0], r[1]): cmc.Edge(r[0], r[1], r[2], r[3], 0, r[4], r[5]) for r in rows}
+
+    def read(self, view: str, question: str) -> Read:
+        return getattr(self, "view_" + view.replace("-", "_"))(question)
+
+    def _rows(self, serials) -> list[tuple[int, str]]:
+        return [(s, self.texts[s]) for s in sorted(set(serials) | set(self.unresolved))]
+
+    def view_cmc(self, question: str) -> Read:
+        if question not in self._cmc:
+            self._cmc[question] = Read(*cmc.select_evidence(self.db, question))
+        return self._cmc[question]
+
+    def view_prior_read_refresh(self, question: str) -> Read:
+        anchors = cmc.anchor(self.db, question)
+        walked = self.db.execute(PRIOR_TRAVERSE, {"anchors": json.dumps(anchors), "max_hops": cmc.MAX_HOPS}) \
+            if anchors else []
+        edges = []
+        for r in walked:  # same keys, current values; the depth is where the prior walk found them
+            cur = self.current[(r["subject_key"], r["relation"])]
+            edges.append(cmc.Edge(cur.subject, cur.relation, cur.object, cur.serial, r["depth"],
+                                  cur.subject_text, cur.object_text))
+        return Read(anchors, edges, cmc.render(self.db, edges))
+
+    def view_stale_closure(self, question: str) -> Read:
+        read = self.view_cmc(question)
+        edges = []
+        for e in read.edges:
+            old = self.prior[(e.subject, e.relation)]
+            edges.append(cmc.Edge(e.subject, e.relation, old.object, old.serial, e.depth,
+                                  old.subject_text, old.object_text))
+        return Read(read.anchors, edges, cmc.render(self.db, edges))
+
+    def ranked_facts(self, question: str) -> list[int]:
+        words = list(dict.fromkeys(cmc.words_of(question)))
+        if not words:
+            return []
+        query = " OR ".join(f'"{w}"' for w in words)  # words_of leaves no quote or FTS5 syntax
+        return [r[0] for r in self.db.execute(FACT_BM25, {"query": query, "top": BM25_TOP})]
+
+    def _fact_read(self, question: str, serials) -> Read:
+        anchors = cmc.anchor(self.db, question)
+        evidence = fit(self._rows(serials))
+        shown = {s for s, _ in evidence.records}
+        edges = [e for e in self.current.values() if e.serial in shown]
+        return Read(anchors, with_depths(anchors, edges), evidence)
+
+    def view_fact_bm25(self, question: str) -> Read:
+        return self._fact_read(question, self.ranked_facts(question))
+
+    def view_fact_bm25_matched(self, question: str) -> Read:
+        budget = len(self.view_cmc(question).evidence.text)
+        used = len(cmc.EVIDENCE_PREFIX) + sum(len(cmc._line(s, self.texts[s])) for s in self.unresolved)
+        picked = []
+        for serial in self.ranked_facts(question):
+            size = len(cmc._line(serial, self.texts[serial]))
+            if serial not in self.unresolved and used + size <= budget:
+                picked.append(serial)
+                used += size
+        return self._fact_read(question, picked)
+
+    def view_latest_state(self, question: str) -> Read:
+        return self._fact_read(question, {e.serial for e in self.current.values()})
+
+    def view_raw_history(self, question: str) -> Read:
+        return Read(cmc.anchor(self.db, question), [], fit(list(self.texts.items()), fallback=True))
+
+
+# ── evaluate ───  one reader call per question and view
+
+@dataclass
+class Item:
+    id: str
+    subset: str
+    question: str
+    golds: list[str]
+    db: str  # key of the database the question is asked of
+
+
+def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> list[dict]:
+    """Every item under every view: one cmc.answer call each. Loops database, then view, then
+    question, so a view whose evidence does not depend on the question reuses the model's cache."""
+    predictions = []
+    for key, v in views_by_db.items():
+        mine = [it for it in items if it.db == key]
+        for view in views:
+            start = time.monotonic()
+            for it in mine:
+                read = v.read(view, it.question)
+                ans = cmc.answer(model, it.question, read.anchors, read.edges, read.evidence)
+                prompt = cmc.answer_prompt(read.evidence, it.question)
+                predictions.append({
+                    "id": it.id, "subset": it.subset, "view": view, "question": it.question,
+                    "gold": it.golds, "prediction": ans.answer, "correct": score(ans.answer, it.golds),
+                    "answer_in_evidence": answer_in(read.evidence.text, it.golds),
+                    "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
+                    "fallback": read.evidence.fallback, "evidence": [s for s, _ in read.evidence.records]})
+            if mine:
+                log(f"{key} {view}: {len(mine)} questions in {time.monotonic() - start:.1f} s")
+    return predictions
+
+
+def aggregate(predictions: list[dict], groups) -> list[dict]:
+    """One row per (view, group): groups maps a group name to the subsets it pools."""
+    rows = []
+    views = list(dict.fromkeys(p["view"] for p in predictions))
+    for view in views:
+        for group, subsets in groups.items():
+            ps = [p for p in predictions if p["view"] == view and p["subset"] in subsets]
+            if not ps:
+                continue
+            n = len(ps)
+            rows.append({"view": view, "subset": group, "n": n,
+                         "accuracy": round(sum(p["correct"] for p in ps) / n, 4),
+                         "answer_in_evidence": round(sum(p["answer_in_evidence"] for p in ps) / n, 4),
+                         "mean_input_tokens": round(sum(p["input_tokens"] for p in ps) / n, 2),
+                         "truncated": sum(p["truncated"] for p in ps)})
+    return rows
+
+
+def commit() -> str:
+    """HEAD of the repository, marked -dirty when cmc or the harness differ from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "cmc.py", "schema.sql", "prompts", "bench")
+    return head + ("-dirty" if dirty else "")
+
+
+def write_outputs(path: Path | None, predictions_path: Path | None, document: dict,
+                  predictions: list[dict]) -> None:
+    for p, text in ((path, json.dumps(document, indent=1, ensure_ascii=False) + "\n"),
+                    (predictions_path, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions))):
+        if p:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+            log(f"wrote {p}")
+
+
+def print_table(rows: list[dict]) -> None:
+    print(f"{'view':20} {'subset':8} {'n':>4} {'acc':>7} {'in-ev':>7} {'tokens':>8} {'trunc':>6}")
+    for r in rows:
+        print(f"{r['view']:20} {r['subset']:8} {r['n']:>4} {100 * r['accuracy']:>6.1f}% "
+              f"{100 * r['answer_in_evidence']:>6.1f}% {r['mean_input_tokens']:>8.1f} {r['truncated']:>6}")
+
+
+def parse_views(text: str | None, default=VIEWS) -> list[str]:
+    views = [v.strip() for v in text.split(",")] if text else list(default)
+    unknown = [v for v in views if v not in VIEWS]
+    if unknown:
+        raise SystemExit(f"Unknown view {', '.join(unknown)}; choose among {', '.join(VIEWS)}.")
+    return views
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

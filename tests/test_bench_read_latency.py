@@ -1,0 +1,103 @@
+"""bench/read_latency.py on tiny histories (seconds, no model), and the query plans of the read
+path: every hot query reaches the graph tables through an index (issue 7)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cmc
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+import read_latency as bench  # noqa: E402
+
+SIZE_KEYS = {"records", "p50_ms", "p95_ms", "max_ms", "ingest_records_per_s"}
+
+# A FactConsolidation-shaped history: an overwrite that redirects the second hop, and a line no
+# template matches (stored as no_fact).
+LINES = [
+    "Thomas Kyd was born in the city of London.",
+    "London is located in the continent of Europe.",
+    "Thomas Kyd was born in the city of Leeds.",
+    "Leeds is located in the continent of Asia.",
+    "The Mayor of London is Sadiq Khan.",
+]
+QUESTION = "On which continent is the city where Thomas Kyd was born?"
+
+
+def tiny_history(tmp_path: Path) -> Path:
+    context = "Here is a list of facts:\n" + "".join(f"{i}. {l}\n" for i, l in enumerate(LINES))
+    rows = [{"context": context, "questions": [QUESTION], "answers": [["Asia"]],
+             "metadata": {"source": bench.HISTORY}}]
+    path = tmp_path / "fc.json"
+    path.write_text(json.dumps(rows))
+    return path
+
+
+def test_lines_become_triples_with_the_templates():
+    assert bench.triple_of(LINES[2]) == ("Thomas Kyd", "place of birth", "Leeds")
+    assert bench.triple_of("The original language of Futurama is English.") == (
+        "Futurama", "original language", "English")
+    assert bench.triple_of(LINES[4]) is None
+
+
+def test_bench_runs_on_a_tiny_history_and_grows_it(tmp_path):
+    results = bench.run(tiny_history(tmp_path), 600, tmp_path, generated=40, ingest=100, log=lambda s: None)
+    assert [r["records"] for r in results] == [len(LINES), 600]
+    for r in results:
+        assert SIZE_KEYS <= set(r)
+        assert 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
+        # the rule-only ingest either ran (every record by a rule) or says why it could not
+        assert (r["ingest_records_per_s"] or 0) > 0 or r["ingest_note"].startswith(("pending", "only"))
+    assert results[0]["gold_in_evidence"] == 1
+    assert results[1]["questions"] == 41 and results[1]["gold_in_evidence"] == 41
+
+    db = cmc.open_db(tmp_path / "bench.db")
+    statuses = [r[0] for r in db.execute("SELECT status FROM records WHERE serial <= 5 ORDER BY serial")]
+    assert statuses == ["facts"] * 4 + ["no_fact"]
+    _, _, evidence = cmc.select_evidence(db, QUESTION)
+    assert [s for s, _ in evidence.records] == [3, 4]  # Leeds, then Asia: not London's records
+
+
+def test_bench_command_writes_one_json_object_per_size(tmp_path):
+    out = tmp_path / "out.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "read_latency.py"), "--data", "none",
+                    "--records", "300", "--generated", "20", "--ingest", "0", "--json", str(out)],
+                   check=True, capture_output=True, timeout=120)
+    (size,) = json.loads(out.read_text())
+    assert SIZE_KEYS <= set(size) and size["records"] == 300
+
+
+def _indexed(db, table: str, column: str) -> bool:
+    return any(db.execute(f"PRAGMA index_info({idx['name']})").fetchone()["name"] == column
+               for idx in db.execute(f"PRAGMA index_list({table})"))
+
+
+@pytest.mark.parametrize("name", bench.HOT_QUERIES)
+def test_hot_query_reads_the_graph_through_indexes(tmp_path, name):
+    bench.run(tiny_history(tmp_path), 300, tmp_path, generated=0, ingest=0, log=lambda s: None)
+    db = cmc.open_db(tmp_path / "bench.db")
+    plans = bench.query_plans(db)
+    assert name in plans, f"cmc no longer defines {name}; update HOT_QUERIES in bench/read_latency.py"
+    if name == "MAX_ANCHOR_WORDS" and not _indexed(db, "entities", "words"):
+        pytest.xfail("max(words) reads every entity until schema.sql has "
+                     "CREATE INDEX entities_by_words ON entities (words)")
+    assert bench.full_scans({name: plans[name]}) == [], plans[name]
+
+
+def test_a_full_scan_is_seen():
+    assert bench.full_scans({"Q": ["SCAN e", "SEARCH a USING INTEGER PRIMARY KEY (rowid=?)"]}) == ["Q: SCAN e"]
+    assert bench.full_scans({"Q": ["SEARCH entities"]}) == ["Q: SEARCH entities"]
+    assert bench.full_scans({"Q": ["SEARCH entities USING COVERING INDEX entities_by_words",
+                                   "SCAN json_each VIRTUAL TABLE INDEX 1:", "SCAN w"]}) == []
+
+
+def test_anchor_matches_keys_with_accents_digits_and_punctuation(db):
+    from conftest import put
+    put(db, "Francis, Duke of Cádiz is a citizen of Spain.", ("Francis, Duke of Cádiz", "citizen_of", "Spain"))
+    put(db, "1986 NBA Playoffs is associated with basketball.", ("1986 NBA Playoffs", "sport", "basketball"))
+    assert cmc.anchor(db, "Where is francis duke of CÁDIZ from, and the 1986 NBA playoffs' sport?") == [
+        "francis duke of cádiz", "1986 nba playoffs"]

@@ -1,0 +1,217 @@
+"""Smoke test of bench/: both harnesses and the results page on a tiny history, with hand-built
+extractions and a scripted reader, so they cannot rot. (The real runs are in docs/results.md.)"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FakeModel
+
+import cmc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import common  # noqa: E402
+import factconsolidation  # noqa: E402
+import memstream  # noqa: E402
+import results  # noqa: E402
+
+# Book X's author, Alice's citizenship and Spain's continent all change; the multi-hop answer
+# needs the new author's record, then Spain's newest record.
+FACTS = [
+    ("The author of Book X is Alice Smith.", "Book X", "author", "Alice Smith"),
+    ("Alice Smith is a citizen of France.", "Alice Smith", "citizen_of", "France"),
+    ("Bob Jones is a citizen of Spain.", "Bob Jones", "citizen_of", "Spain"),
+    ("Spain is located in the continent of Europe.", "Spain", "continent", "Europe"),
+    ("France is located in the continent of Europe.", "France", "continent", "Europe"),
+    ("The author of Book X is Bob Jones.", "Book X", "author", "Bob Jones"),
+    ("Spain is located in the continent of Africa.", "Spain", "continent", "Africa"),
+    ("Alice Smith is a citizen of Italy.", "Alice Smith", "citizen_of", "Italy"),
+]
+MH = "Which continent is the country of citizenship of the author of Book X located in?"
+SH = "Which country is Alice Smith a citizen of?"
+
+
+def newest_record_reader():
+    """A scripted reader: answers with the last word of the newest record in its evidence."""
+    def reply(prompt):
+        block = prompt[prompt.rindex("Memory records"):prompt.rindex("Question:")]
+        lines = [l for l in block.splitlines() if l.startswith("[")]
+        return lines[-1].rstrip(".").split()[-1] if lines else "unknown"
+    return FakeModel(default=reply)
+
+
+def extract_by_hand(db, texts, prefix, triple_of):
+    """Store records as the harness would and write their extraction without a model."""
+    serials = cmc.add_records(db, [(t, f"{prefix}{i}") for i, t in enumerate(texts)])
+    for serial, text in zip(serials, texts):
+        t = triple_of(text)
+        ex = cmc.Extraction(serial, "facts" if t else "no_fact", [cmc.Triple(*t)] if t else [])
+        with cmc.transaction(db):
+            cmc.write_extraction(db, ex)
+
+
+@pytest.fixture
+def fc_run(tmp_path):
+    context = "Here is a list of facts:\n" + "".join(f"{i}. {f[0]}\n" for i, f in enumerate(FACTS))
+    rows = [{"context": context, "questions": [MH, "Which continent is Spain located in?"],
+             "answers": [["Africa"], ["Africa"]], "metadata": {"source": "factconsolidation_mh_6k"}},
+            {"context": context, "questions": [SH], "answers": [["Italy"]],
+             "metadata": {"source": "factconsolidation_sh_6k"}}]
+    data = tmp_path / "fc.json"
+    data.write_text(json.dumps(rows))
+    db = cmc.open_db(tmp_path / "fc_6k.db")
+    extract_by_hand(db, [f[0] for f in FACTS], "fc:6k:", {f[0]: f[1:] for f in FACTS}.get)
+    db.close()
+    out = tmp_path / "fc-results.json"
+    doc = factconsolidation.main(["--data", str(data), "--subsets", "mh_6k,sh_6k", "--limit", "1",
+                                  "--out-dir", str(tmp_path), "--json", str(out),
+                                  "--predictions", str(tmp_path / "fc.jsonl")], model=newest_record_reader())
+    return doc, out, tmp_path
+
+
+def test_factconsolidation_views_on_a_tiny_history(fc_run):
+    doc, out, tmp = fc_run
+    assert json.loads(out.read_text()) == doc
+    assert set(doc) >= {"results", "model", "commit"} and doc["model"] == "fake"
+    rows = {(r["view"], r["subset"]): r for r in doc["results"]}
+    assert {v for v, _ in rows} == set(common.VIEWS)
+    assert {s for _, s in rows} == {"mh_6k", "sh_6k", "sh", "mh", "all"}
+    for r in doc["results"]:
+        assert set(r) == {"view", "subset", "n", "accuracy", "answer_in_evidence", "mean_input_tokens", "truncated"}
+        assert r["n"] == (2 if r["subset"] == "all" else 1) and r["mean_input_tokens"] > 0 and r["truncated"] == 0
+
+    def cells(view, key):
+        return rows[(view, "sh")][key], rows[(view, "mh")][key]
+    # cmc follows the new author to Spain's newest continent; reading the old graph first finds
+    # France's record; keeping cmc's keys with their old values finds Europe.
+    assert cells("cmc", "answer_in_evidence") == (1.0, 1.0) and cells("cmc", "accuracy") == (1.0, 1.0)
+    assert cells("prior-read-refresh", "answer_in_evidence") == (1.0, 0.0)
+    assert cells("prior-read-refresh", "accuracy") == (1.0, 0.0)
+    assert cells("stale-closure", "answer_in_evidence") == (0.0, 0.0)
+    assert cells("stale-closure", "accuracy") == (0.0, 0.0)
+    assert cells("latest-state", "answer_in_evidence") == (1.0, 1.0)
+    assert cells("raw-history", "answer_in_evidence") == (1.0, 1.0)
+    assert cells("raw-history", "accuracy") == (1.0, 0.0)  # free text: the newest record says Italy
+
+    preds = [json.loads(l) for l in (tmp / "fc.jsonl").read_text().splitlines()]
+    texts = {i + 1: f[0] for i, f in enumerate(FACTS)}
+    size = lambda p: len(cmc.EVIDENCE_PREFIX) + sum(len(cmc._line(s, texts[s])) for s in p["evidence"])  # noqa: E731
+    by = {(p["view"], p["id"]): p for p in preds}
+    assert by[("cmc", "mh_6k:0")]["evidence"] == [3, 6, 7]
+    assert by[("prior-read-refresh", "mh_6k:0")]["evidence"] == [5, 6, 8]
+    assert by[("stale-closure", "mh_6k:0")]["evidence"] == [1, 3, 4]
+    for qid in ("mh_6k:0", "sh_6k:0"):
+        assert size(by[("fact-bm25-matched", qid)]) <= size(by[("cmc", qid)])
+        assert by[("latest-state", qid)]["evidence"] == [3, 5, 6, 7, 8]
+
+
+def test_benchmark_scoring_rule():
+    assert common.normalize_answer("The  Fairly OddParents!") == "fairly oddparents"
+    assert common.score("Answer: Belgium", ["Belgium"]) and common.score("It is the Belgium.", ["belgium"])
+    assert not common.score("Belgian", ["Belgium"])
+    assert common.answer_in("[3] Bengaluru is in Asia.\n", ["Asia"])
+    assert not common.answer_in("[3] Bengaluru is in Asia.\n", ["en"])  # whole words only
+
+
+CASES = [  # CF-3k format, two hops each; cases 3 and 4 disagree on Spain's capital after the edit
+    (1, "Ann Lee", ("France", "Paris"), ("Spain", "Madrid"), 0),
+    (2, "Bo Kim", ("Japan", "Tokyo"), ("Japan", "Kyoto"), 1),
+    (3, "Cy Dee", ("Spain", "Madrid"), ("Spain", "Seville"), 1),
+    (4, "Di Fox", ("Italy", "Rome"), ("Spain", "Madrid"), 0),
+]
+
+
+def mquake_case(case_id, person, old, new, edited_hop):
+    def hops(country, capital):
+        return [{"question": f"What is the country of citizenship of {person}?", "cloze": f"{person} is a citizen of",
+                 "answer": country, "answer_alias": [f"{country} (country)"]},
+                {"question": f"What is the capital of {country}?", "cloze": f"The capital of {country} is",
+                 "answer": capital, "answer_alias": []}]
+    rewrite = ({"prompt": "{} is a citizen of", "subject": person, "target_true": {"str": old[0]},
+                "target_new": {"str": new[0]}, "relation_id": "P27"} if edited_hop == 0 else
+               {"prompt": "The capital of {} is", "subject": old[0], "target_true": {"str": old[1]},
+                "target_new": {"str": new[1]}, "relation_id": "P36"})
+    return {"case_id": case_id, "requested_rewrite": [rewrite],
+            "questions": [f"What is the capital of the country of citizenship of {person}?", "unused"],
+            "answer": old[1], "answer_alias": [], "new_answer": new[1], "new_answer_alias": [f"{new[1]} city"],
+            "single_hops": hops(*old), "new_single_hops": hops(*new)}
+
+
+def mquake_triple(text):
+    m = re.fullmatch(r"(.+) is a citizen of (.+)\.", text) or re.fullmatch(r"The capital of (.+) is (.+)\.", text)
+    return (m[1], "citizen_of" if "citizen" in text else "capital", m[2])
+
+
+@pytest.fixture
+def ms_run(tmp_path):
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([mquake_case(*c) for c in CASES]))
+    dataset = tmp_path / "ms.json"
+    built = memstream.main(["build", "--cases", str(cases), "--out", str(dataset), "--pool-size", "2"])
+    pool = built["pools"][0]
+    db = cmc.open_db(tmp_path / "ms_cases_p0.db")
+    extract_by_hand(db, [r["text"] for r in pool["records"]], "ms:cases:p0:", mquake_triple)
+    db.close()
+    out = tmp_path / "ms-results.json"
+    doc = memstream.main(["eval", "--dataset", str(dataset), "--pools", "0", "--limit", "1", "--out-dir",
+                          str(tmp_path), "--json", str(out), "--predictions", str(tmp_path / "ms.jsonl")],
+                         model=newest_record_reader())
+    return built, doc, out, tmp_path
+
+
+def test_memstream_build_pools_blocks_questions_and_audit(ms_run, tmp_path):
+    built = ms_run[0]
+    assert [p["case_ids"] for p in built["pools"]] == [[1, 2], [3, 4]]
+    for p in built["pools"]:
+        blocks = [r["block"] for r in p["records"]]
+        assert blocks == ["pre"] * 6 + ["post"] * 6  # 2 cases x (2 hops + 1 rewrite), then the same after
+    assert "Ann Lee is a citizen of France." in [r["text"] for r in built["pools"][0]["records"][:6]]
+    assert [r["text"] for r in built["pools"][0]["records"][6:]].count("Ann Lee is a citizen of Spain.") == 2
+    qs = {q["id"]: q for q in built["questions"]}
+    assert qs["p0:mh:1"]["answers"] == ["Madrid", "Madrid city"]
+    assert qs["p0:mh:1"]["question"] == "What is the capital of the country of citizenship of Ann Lee?"
+    assert all(q["question"] != "unused" for q in built["questions"])
+    # Spain's capital is Seville for case 3 and Madrid for case 4: whichever the stream says last
+    # wins, and the other case loses its multi-hop question.
+    final = [r["text"] for r in built["pools"][1]["records"] if r["text"].startswith("The capital of Spain")][-1]
+    loser = 3 if final.endswith("Madrid.") else 4
+    assert [q["case_id"] for q in built["questions"] if q["subset"] == "mh" and q["excluded"]] == [loser]
+    assert built["audit"]["cases_with_overwritten_hop"] == 1 and built["audit"]["excluded"]["mh"] == 1
+    again = tmp_path / "again.json"
+    memstream.main(["build", "--cases", str(tmp_path / "cases.json"), "--out", str(again), "--pool-size", "2"])
+    assert json.loads(again.read_text()) == json.loads((tmp_path / "ms.json").read_text())  # seeded
+
+
+def test_memstream_eval_reads_each_view(ms_run):
+    _, doc, out, _ = ms_run
+    assert json.loads(out.read_text()) == doc
+    rows = {(r["view"], r["subset"]): r for r in doc["results"]}
+    assert set(rows) == {(v, s) for v in memstream.EVAL_VIEWS for s in ("sh", "mh", "all")}
+    assert rows[("cmc", "mh")]["answer_in_evidence"] == 1.0 and rows[("cmc", "mh")]["accuracy"] == 1.0
+    assert rows[("cmc", "sh")]["answer_in_evidence"] == 1.0
+    assert rows[("raw-history", "all")]["truncated"] == 0 and rows[("cmc", "all")]["n"] == 2
+
+
+def test_results_page_replaces_only_its_sections(fc_run, ms_run, tmp_path):
+    page = tmp_path / "results.md"
+    page.write_text("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
+    args = ["--fc", str(fc_run[1]), "--memstream", str(ms_run[2]), "--out", str(page), "--no-chart"]
+    first = results.main(args)
+    assert first.startswith("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
+    for name in ("factconsolidation", "memstream"):
+        assert first.count(f"<!-- bench:{name}:start -->") == 1 and first.count(f"<!-- bench:{name}:end -->") == 1
+    assert "**Partial run**" in first and "| `cmc` | 100.0% | 100.0% |" in first
+    assert fc_run[0]["commit"][:12] in first
+    assert results.main(args) == first  # idempotent
+    page.write_text(first.replace("p50 13 ms", "p50 12 ms") + "\n## Later section\n")
+    assert "p50 12 ms" in results.main(args) and page.read_text().endswith("## Later section\n")
+
+
+def test_results_chart(fc_run, tmp_path):
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "docs" / "results.md"
+    results.main(["--fc", str(fc_run[1]), "--memstream", str(tmp_path / "none.json"), "--out", str(page)])
+    assert (tmp_path / "docs" / results.CHART).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"]({results.CHART})" in page.read_text()

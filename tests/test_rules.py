@@ -1,0 +1,119 @@
+"""Induced rules: sentence forms learned from the model's own extractions."""
+import pytest
+from conftest import FakeModel, facts_reply
+
+import cmc
+
+
+def add(db, *texts):
+    return cmc.add_records(db, [(t, "test") for t in texts])
+
+
+def rules(db):
+    return [tuple(r) for r in db.execute("SELECT pattern, relation, status FROM rules ORDER BY id")]
+
+
+def test_sentence_form_replaces_spans_with_slots():
+    t = cmc.Triple("Ana Silva", "works_at", "Initech")
+    assert cmc.sentence_form("Ana Silva works at Initech.", t) == "<S> works at <O>."
+    assert cmc.sentence_form("The CEO of Initech is Ana Silva.", cmc.Triple("Initech", "ceo", "Ana Silva")) == \
+        "The CEO of <S> is <O>."
+
+
+@pytest.mark.parametrize("text,triple", [
+    ("Ana met Ana at Initech.", ("Ana", "met", "Initech")),          # subject occurs twice
+    ("Ana is in Lyon.", ("Ana", "in", "Lyon")),                      # no content word left
+    ("Ana <S> works at Initech.", ("Ana", "works_at", "Initech")),   # the text holds a slot marker
+])
+def test_no_form_when_ambiguous_or_too_general(text, triple):
+    assert cmc.sentence_form(text, cmc.Triple(*triple)) is None
+
+
+def test_two_agreeing_records_activate_a_rule_that_then_replaces_the_model(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    model = FakeModel([facts_reply(("Ana Silva", "works at", "Initech")),
+                       facts_reply(("Bo Chen", "works_at", "Globex"))])
+    cmc.extract_pending(db, model)
+    assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
+    evidence = db.execute("SELECT serial, agree, subject_key FROM rule_evidence ORDER BY serial").fetchall()
+    assert [tuple(r) for r in evidence] == [(1, 1, "ana silva"), (2, 1, "bo chen")]
+    add(db, "Cy Park works at Umbrella Labs.")
+    stats = cmc.IngestStats()
+    (ex,) = cmc.extract_pending(db, None, stats=stats)  # no model: the rule reads it
+    assert ex.triples == [cmc.Triple("Cy Park", "works_at", "Umbrella Labs")]
+    assert stats.by_rule == 1 and stats.model_calls == 0
+    assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "rule:1"
+    assert ("cy park", "works_at", "umbrella labs") in {
+        (r[0], r[1], r[2]) for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+
+
+def test_one_subject_twice_is_not_enough(db):
+    add(db, "Ana Silva works at Initech.", "Ana Silva works at Globex.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("Ana Silva", "works_at", "Globex"))]))
+    assert rules(db)[0][2] == "candidate"
+
+
+def test_disagreeing_relation_makes_a_conflict_that_never_activates(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.", "Cy Park works at Hooli.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("Bo Chen", "employer", "Globex")),
+                                       facts_reply(("Cy Park", "works_at", "Hooli"))]))
+    assert rules(db) == [("<S> works at <O>.", "works_at", "conflict")]
+
+
+def test_a_reversed_reading_is_turned_to_text_order_and_agrees(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("Globex", "works_at", "Bo Chen"))]))
+    assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
+    assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions ORDER BY serial")] == \
+        [("Ana Silva", "Initech"), ("Bo Chen", "Globex")]
+
+
+def test_a_rule_turned_conflict_sends_its_records_back_to_the_model(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.", "Cy Park works at Hooli.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("Bo Chen", "works_at", "Globex"))]), batch_size=1)
+    assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "rule:1"
+    # A later model extraction of the same form disagrees: the rule is withdrawn for good and
+    # record 3, which it had read, is read again by the model.
+    cmc.add_records(db, [("Di Ong works at Pied Piper.", "test")])
+    with cmc.transaction(db):
+        cmc.write_extraction(db, cmc.Extraction(4, "facts", [cmc.Triple("Di Ong", "employer", "Pied Piper")]), "model")
+        back = cmc.learn_rule(db, cmc.Extraction(4, "facts", [cmc.Triple("Di Ong", "employer", "Pied Piper")]),
+                              "Di Ong works at Pied Piper.")
+    assert back == [3]
+    assert db.execute("SELECT status FROM records WHERE serial = 3").fetchone()[0] == "pending"
+    assert db.execute("SELECT count(*) FROM assertions WHERE serial = 3").fetchone()[0] == 0
+    model = FakeModel([facts_reply(("Cy Park", "works_at", "Hooli"))])
+    cmc.extract_pending(db, model)
+    assert len(model.prompts) == 1
+    assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "model"
+
+
+def test_most_specific_rule_wins(db):
+    with cmc.transaction(db):
+        db.execute("INSERT INTO rules (pattern, relation, status, created_at) VALUES "
+                   "('<S> is based in <O>.', 'based_in', 'active', 1), "
+                   "('The office of <S> is based in <O>.', 'office_in', 'active', 1)")
+    add(db, "The office of Initech is based in Porto.", "Globex is based in Lyon.")
+    got = [ex.triples[0] for ex in cmc.extract_pending(db, None)]
+    assert got == [cmc.Triple("Initech", "office_in", "Porto"), cmc.Triple("Globex", "based_in", "Lyon")]
+
+
+def test_without_a_model_an_unmatched_record_is_a_clear_error_and_stays_pending(db):
+    add(db, "Something nobody has a rule for.")
+    with pytest.raises(cmc.CmcError, match="model is needed"):
+        cmc.extract_pending(db, None)
+    assert db.execute("SELECT status FROM records").fetchone()[0] == "pending"
+
+
+def test_batch_is_one_call_and_rules_learned_in_it_serve_the_next_batch(db):
+    add(db, *[f"P{i} Quill works at Firm{i}." for i in range(6)])
+    model = FakeModel(default=lambda p: facts_reply(
+        (p.rsplit("Record: ", 1)[1].split(" works")[0], "works_at", p.rsplit("at ", 1)[1].split(".")[0])))
+    stats = cmc.IngestStats()
+    cmc.extract_pending(db, model, batch_size=2, stats=stats)
+    assert stats.model_calls == 1 and stats.by_model == 2 and stats.by_rule == 4
+    assert cmc.get_meta(db, "extract_calls") == "1"
