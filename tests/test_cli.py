@@ -114,3 +114,17 @@ def test_question_without_anchor_answers_from_history(run):
     run("add", "Ana lives in Lyon.")
     doc = json.loads(run("ask", "Where does she live?", "--json").stdout)
     assert doc["answer"] == "Lyon" and doc["anchors"] == [] and [e["serial"] for e in doc["evidence"]] == [1]
+
+
+def test_bulk_add_prints_a_summary_and_relations_lists_the_catalogue(run, tmp_path):
+    run.model.replies += [facts_reply(("Ana", "lives in", "Lyon")), '{"status": "unresolved", "triples": []}']
+    path = tmp_path / "h.txt"
+    path.write_text("Ana lives in Lyon.\nShe moved there.\n")
+    result = run("add", "--file", str(path))
+    assert result.exit_code == 0, result.output
+    assert "stored 2 record(s)" in result.stdout and "1 facts, 1 unresolved" in result.stdout
+    assert "1 model call(s)" in result.stdout and "[2] unresolved" in result.stdout
+    rel = json.loads(run("relations", "--json").stdout)
+    assert rel[0]["relation"] == "lives_in" and rel[0]["assertions"] == 1
+    info = json.loads(run("info", "--json").stdout)
+    assert info["extract_calls"] == 1 and "extract_prompt_tokens" in info and "rules_active" in info

@@ -117,3 +117,45 @@ def test_batch_is_one_call_and_rules_learned_in_it_serve_the_next_batch(db):
     cmc.extract_pending(db, model, batch_size=2, stats=stats)
     assert stats.model_calls == 1 and stats.by_model == 2 and stats.by_rule == 4
     assert cmc.get_meta(db, "extract_calls") == "1"
+
+
+# ── relation alignment ──
+
+@pytest.mark.parametrize("a,b,same", [
+    ("citizen_of", "is_a_citizen_of", True), ("works_at", "work_at", True),
+    ("born_in", "born_on", False), ("citizen_of", "citizenship", False), ("employer", "employed_by", False),
+])
+def test_relation_signature(a, b, same):
+    assert (cmc.relation_signature(a) == cmc.relation_signature(b)) is same
+
+
+def test_deterministic_alignment_maps_a_variant_onto_the_catalogue(db):
+    with cmc.transaction(db):
+        assert cmc.align_relation(db, "citizen of", 1) == "citizen_of"
+        assert cmc.align_relation(db, "is a citizen of", 2) == "citizen_of"
+        assert cmc.align_relation(db, "citizens of", 3) == "citizen_of"
+        assert cmc.align_relation(db, "born on", 4) == "born_on"
+    assert [(r["relation"], [a["alias"] for a in r["aliases"]]) for r in cmc.relations(db)] == \
+        [("citizen_of", ["citizen_of", "citizens_of"]), ("born_on", ["born_on"])]
+
+
+def test_model_proposed_alignment_from_source_examples(db):
+    add(db, "Ana Silva works for Initech.", "Bo Chen is employed by Globex.")
+    model = FakeModel([facts_reply(("Ana Silva", "employer", "Initech")),
+                       facts_reply(("Bo Chen", "employed_by", "Globex")),
+                       "employer"])  # the alignment question: same as 'employer'
+    cmc.extract_pending(db, model, batch_size=1)
+    align_prompt = model.prompts[2]
+    assert "- employer: Ana Silva works for Initech." in align_prompt
+    assert align_prompt.endswith("Record: Bo Chen is employed by Globex.\nNew name: employed_by\nSame as:")
+    assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"employer"}
+    assert [(r["relation"], sorted((a["alias"], a["how"]) for a in r["aliases"])) for r in cmc.relations(db)] == \
+        [("employer", [("employed_by", "model"), ("employer", "normalised")])]
+
+
+def test_model_may_keep_a_new_relation_apart(db):
+    add(db, "Noor was born in Ashford.", "Noor was born on 3 May.")
+    model = FakeModel([facts_reply(("Noor", "born_in", "Ashford")), facts_reply(("Noor", "born_on", "3 May")),
+                       "born_on"])
+    cmc.extract_pending(db, model, batch_size=1)
+    assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"born_in", "born_on"}
