@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 # llama.cpp's native build picks AMX kernels that crash (SIGSEGV) on these Xeons: build for AVX2.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test qwen clean
 
 install: $(VENV)/.installed
 
@@ -20,6 +20,11 @@ demo: install
 	@rm -rf .demo && mkdir -p .demo
 	$(PY) cmc.py add --file examples/meeting.txt --db .demo/memory.db
 	$(PY) cmc.py ask "On which floor is the weekly meeting?" --db .demo/memory.db
+
+# Optional: the stronger Qwen2.5-Coder-1.5B model, used with --model qwen / --answer-model qwen.
+qwen: install
+	$(PY) -m pip install --quiet -r requirements-qwen.txt
+	$(PY) -c "import cmc; print('qwen model:', cmc.qwen_model_path())"
 
 test: install
 	$(PY) -m pytest -q

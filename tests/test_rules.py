@@ -54,12 +54,29 @@ def test_one_subject_twice_is_not_enough(db):
     assert rules(db)[0][2] == "candidate"
 
 
-def test_disagreeing_relation_makes_a_conflict_that_never_activates(db):
+def test_disagreeing_relation_is_reviewed_and_a_real_disagreement_is_a_conflict(db):
     add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.", "Cy Park works at Hooli.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
-                                       facts_reply(("Bo Chen", "employer", "Globex")),
-                                       facts_reply(("Cy Park", "works_at", "Hooli"))]))
+    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                       facts_reply(("Bo Chen", "builds", "Globex")),
+                       facts_reply(("Cy Park", "works_at", "Hooli")),
+                       "builds"])  # review: the model keeps 'builds' apart from 'works_at'
+    cmc.extract_pending(db, model)
+    review = model.prompts[3]
+    assert "- works_at: Ana Silva works at Initech." in review
+    assert review.endswith("Record: Bo Chen works at Globex.\nNew name: builds\nSame as:")
     assert rules(db) == [("<S> works at <O>.", "works_at", "conflict")]
+
+
+def test_review_that_finds_the_names_alike_relabels_the_record_and_agrees(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                       facts_reply(("Bo Chen", "job", "Globex")),
+                       "works_at"])  # review: same relation
+    cmc.extract_pending(db, model)
+    assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
+    assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"works_at"}
+    assert {tuple(r) for r in db.execute("SELECT subject_key, relation FROM current_edges")} == \
+        {("ana silva", "works_at"), ("bo chen", "works_at")}
 
 
 def test_a_reversed_reading_is_turned_to_text_order_and_agrees(db):
