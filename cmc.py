@@ -739,7 +739,8 @@ def _rule_reading(db: sqlite3.Connection, ex: Extraction, text: str):
     form = sentence_form(text, ex.triples[0])
     if form is None:
         return None
-    relation = align_relation(db, ex.triples[0].relation, ex.serial)
+    stored = db.execute("SELECT relation FROM assertions WHERE serial = ? ORDER BY id LIMIT 1", (ex.serial,)).fetchone()
+    relation = stored[0] if stored else align_relation(db, ex.triples[0].relation, ex.serial)
     return form, relation, db.execute(RULE_BY_PATTERN, {"pattern": form}).fetchone()
 
 
@@ -932,10 +933,33 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
+        if how == "model" and len(ex.triples) == 1:
+            row["relation"] = _same_form_relation(db, ex.serial, t, row["subject_key"]) or row["relation"]
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
     return True
+
+
+SUBJECT_EDGES = """
+SELECT a.subject, a.object, a.relation, r.text FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
+WHERE e.subject_key = :subject_key
+"""
+
+
+def _same_form_relation(db: sqlite3.Connection, serial: int, t: Triple, subject_key: str) -> str | None:
+    """The relation of a current edge of the same subject stated in the same sentence form: a
+    record worded exactly like an earlier one about the same subject updates that fact, whatever
+    name the model gave its relation this time."""
+    text = db.execute("SELECT text FROM records WHERE serial = ?", (serial,)).fetchone()[0]
+    form = sentence_form(text, t)
+    if form is None:
+        return None
+    for old in db.execute(SUBJECT_EDGES, {"subject_key": subject_key}):
+        if sentence_form(old["text"], Triple(old["subject"], "", old["object"])) == form:
+            return old["relation"]
+    return None
 
 
 def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
@@ -1307,31 +1331,34 @@ def _same_word(a: str, b: str) -> bool:
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
                     texts: dict[int, str]) -> list[dict]:
-    """Every edge's object as a candidate, scored by the question words its hop path explains,
-    with a small cost per hop (a shorter path explaining as much is preferred)."""
+    """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
+    to it matches the question: + each question word the path explains (in its records, less the
+    subject each describes, or its relation names), - half a point for each unexplained question
+    word not matched by an unexplained hop (a hop that adds no question word stands for a question
+    word worded differently, "married" for "spouse"), - 0.1 per hop."""
     wanted = _content_words(question) - {w for a in anchors for w in a.split()}
-    by_object: dict[str, list[Edge]] = {}
-    for e in edges:
-        by_object.setdefault(e.object, []).append(e)
     parent: dict[int, Edge | None] = {}
     for e in edges:
         feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
         parent[id(e)] = feeders[0] if feeders else None
-    ranked = []
+    best: dict[str, dict] = {}
     for e in edges:
-        covered, hop, hops = set(), e, 0
-        while hop is not None and hops <= MAX_HOPS:
+        path, hop = [], e
+        while hop is not None and len(path) <= MAX_HOPS:
+            path.append(hop)
+            hop = parent[id(hop)]
+        covered, unexplained = set(), 0
+        for hop in reversed(path):
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
             hop_words = _content_words(said) | set(hop.relation.split("_"))
-            covered |= {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
-            hop, hops = parent[id(hop)], hops + 1
-        ranked.append({"answer": e.object_text, "score": round(len(covered) - 0.1 * (e.depth + 1), 3),
-                       "serial": e.serial, "depth": e.depth})
-    best: dict[str, dict] = {}
-    for c in ranked:  # one entry per distinct answer, at its best score
-        key = entity_key(c["answer"])
-        if key not in best or c["score"] > best[key]["score"]:
-            best[key] = c
+            new = {w for w in wanted - covered if any(_same_word(w, h) for h in hop_words)}
+            covered |= new
+            unexplained += not new
+        score = len(covered) - 0.5 * abs(len(wanted - covered) - unexplained) - 0.1 * len(path)
+        candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth}
+        key = entity_key(e.object_text)
+        if key not in best or candidate["score"] > best[key]["score"]:
+            best[key] = candidate  # one entry per distinct answer, at its best path
     return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], -c["serial"]))
 
 
@@ -1359,6 +1386,9 @@ def select_evidence(db: sqlite3.Connection, question: str,
     return anchors, edges, render(db, edges, as_of=as_of)
 
 
+CHOICE_WINDOW = 0.25  # candidates this close to the best score are left to the model's choice
+
+
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
            evidence: Evidence) -> Answer:
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
@@ -1368,7 +1398,7 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     prompt = answer_prompt(evidence, question)
     unresolved = set(texts) - {e.serial for e in edges}
     if candidates and not unresolved:
-        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - 0.5][:8]
+        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW][:8]
         text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
         text = clean_answer(model.complete(prompt, max_tokens=32, stop=("\n",)).text)

@@ -102,9 +102,10 @@ def stored_texts(db, prefix: str) -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
-def ingest(db, lines: list[str], prefix: str, model, label: str) -> None:
+def ingest(db, lines: list[str], prefix: str, extractor, label: str) -> None:
     """Store lines as records with source PREFIX+index (skipping what is stored), then extract
-    whatever is pending with cmc's own extraction. Refuses a database built from other text."""
+    whatever is pending with cmc's own extraction; extractor() gives the model, loaded only if
+    something is pending. Refuses a database built from other text."""
     stored = stored_texts(db, prefix)
     missing = []
     for i, line in enumerate(lines):
@@ -129,13 +130,48 @@ def ingest(db, lines: list[str], prefix: str, model, label: str) -> None:
             rate = (time.monotonic() - start) / done
             log(f"{label}: extracted {done}/{pending} ({rate:.2f} s/record)")
 
+    model = extractor()
     cmc.extract_pending(db, model, on_record=progress)
+    # cmc does not record which model extracted a file; the bench keeps it beside cmc's counters
+    # (a resumed extraction by another model lists both).
+    before = cmc.get_meta(db, EXTRACTED_WITH)
+    names = before.split(" + ") if before else []
+    with cmc.transaction(db):
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                   (EXTRACTED_WITH, " + ".join(dict.fromkeys([*names, model.name]))))
+
+
+EXTRACTION_SUMMARY = """
+SELECT (SELECT count(*) FROM records) AS records,
+       (SELECT count(*) FROM records WHERE status = 'facts') AS facts,
+       (SELECT count(*) FROM records WHERE status = 'unresolved') AS unresolved,
+       (SELECT count(*) FROM records WHERE status = 'no_fact') AS no_fact,
+       (SELECT count(*) FROM records WHERE status = 'pending') AS pending,
+       (SELECT count(*) FROM assertions) AS assertions,
+       (SELECT count(*) FROM current_edges) AS current_edges
+"""
+EXTRACTED_BY = """
+SELECT CASE WHEN extracted_by LIKE 'rule:%' THEN 'rule' WHEN extracted_by LIKE 'cache:%' THEN 'cache'
+            ELSE extracted_by END AS how, count(*) FROM records GROUP BY how
+"""
+
+
+EXTRACTED_WITH = "bench_extraction_model"
 
 
 def extraction_summary(db) -> dict:
-    counts = dict(db.execute(cmc.COUNTS).fetchone())
-    counts["facts"] = db.execute("SELECT count(*) FROM records WHERE status = 'facts'").fetchone()[0]
-    return counts
+    """What the frozen extraction holds, which model made it, and how each record was extracted
+    (model, rule, cache)."""
+    summary = dict(db.execute(EXTRACTION_SUMMARY).fetchone())
+    summary["model"] = cmc.get_meta(db, EXTRACTED_WITH, "unknown")
+    summary["extracted_by"] = {r[0] or "unknown": r[1] for r in db.execute(EXTRACTED_BY)}
+    return summary
+
+
+def empty_evidence_tokens(model) -> int:
+    """The reader prompt's floor: its tokens with no evidence record at all."""
+    empty = cmc.Evidence([], cmc.EVIDENCE_PREFIX, False, False)
+    return count_tokens(model, cmc.answer_prompt(empty, ""))
 
 
 # ── views ──────  each returns the anchors, the edges it presents, and the rendered evidence
@@ -380,6 +416,28 @@ def parse_views(text: str | None, default=VIEWS) -> list[str]:
     if unknown:
         raise SystemExit(f"Unknown view {', '.join(unknown)}; choose among {', '.join(VIEWS)}.")
     return views
+
+
+class Models:
+    """The reader (--answer-model, else --model) and the extractor (--model), each loaded once and
+    the extractor only when a database has records to extract. A test passes one fake for both."""
+
+    def __init__(self, model_arg: str | None, answer_arg: str | None, given=None):
+        self.model_arg, self.answer_arg, self.given = model_arg, answer_arg, given
+        self._loaded: dict[str | None, object] = {}
+
+    def _load(self, arg):
+        if self.given is not None:
+            return self.given
+        if arg not in self._loaded:
+            self._loaded[arg] = cmc.load_model(arg)
+        return self._loaded[arg]
+
+    def reader(self):
+        return self._load(self.answer_arg or self.model_arg)
+
+    def extractor(self):
+        return self._load(self.model_arg)
 
 
 def log(message: str) -> None:

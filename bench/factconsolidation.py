@@ -63,7 +63,7 @@ def load(data: Path, subsets: list[str], limit: int | None):
     return histories, items
 
 
-def run(args, model) -> dict:
+def run(args, models: common.Models) -> dict:
     subsets = [s.strip() for s in args.subsets.split(",")] if args.subsets else list(SUBSETS)
     unknown = [s for s in subsets if s not in SUBSETS]
     if unknown:
@@ -75,21 +75,22 @@ def run(args, model) -> dict:
     for length, facts in histories.items():
         path = out / f"fc_{length}.db"
         db = cmc.open_db(path)
-        common.ingest(db, facts, f"fc:{length}:", model, f"fc_{length}")
+        common.ingest(db, facts, f"fc:{length}:", models.extractor, f"fc_{length}")
         extraction[length] = {"db": str(path), **common.extraction_summary(db)}
         views_by_db[length] = common.Views(db)
-    start = time.monotonic()
-    predictions = common.evaluate(model, items, views_by_db, views)
+    start, reader = time.monotonic(), models.reader()
+    predictions = common.evaluate(reader, items, views_by_db, views)
     groups = {s: {s} for s in subsets}
     for hop in ("sh", "mh"):
         groups[hop] = {s for s in subsets if s.startswith(hop)}
     groups["all"] = set(subsets)
-    document = {"results": common.aggregate(predictions, groups), "model": model.name,
+    document = {"results": common.aggregate(predictions, groups), "model": reader.name,
                 "commit": common.commit(), "benchmark": "factconsolidation",
                 "command": shlex.join(["python", "bench/factconsolidation.py", *args.argv]),
                 "date": time.strftime("%Y-%m-%d"), "subsets": subsets, "limit": args.limit,
                 "views": views, "extraction": extraction,
-                "read_seconds": round(time.monotonic() - start, 1)}
+                "read_seconds": round(time.monotonic() - start, 1),
+                "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
     common.write_outputs(Path(args.json) if args.json else None, Path(args.predictions),
                          document, predictions)
     return document
@@ -101,7 +102,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default=str(DATA), help="Conflict_Resolution.json (default: the shared copy)")
     p.add_argument("--subsets", help=f"comma-separated, e.g. mh_6k,sh_6k (default: all of {','.join(SUBSETS)})")
     p.add_argument("--views", help=f"comma-separated (default: {','.join(common.VIEWS)})")
-    p.add_argument("--model", help="GGUF used to extract and to read (default: the embedded gemma-3-270m)")
+    p.add_argument("--model", help="GGUF (or 'gemma' / 'qwen') that extracts, and reads unless --answer-model "
+                   "(default: the embedded gemma-3-270m)")
+    p.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
     p.add_argument("--limit", type=int, help="only the first N questions of each subset")
     p.add_argument("--json", help="write the results JSON here")
     p.add_argument("--predictions", default=str(common.OUT / "factconsolidation.predictions.jsonl"),
@@ -111,12 +114,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, model=None) -> dict:
-    """Run the harness; a test passes its own reader as model."""
+    """Run the harness; a test passes its own fake as model (reader and extractor)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     args.argv = argv
     try:
-        document = run(args, model or cmc.load_model(args.model))
+        document = run(args, common.Models(args.model, args.answer_model, model))
     except cmc.CmcError as e:
         raise SystemExit(f"error: {e}")
     common.print_table(document["results"])

@@ -158,7 +158,7 @@ def cmd_build(args) -> dict:
 
 # ── eval ───────
 
-def cmd_eval(args, model) -> dict:
+def cmd_eval(args, models: common.Models) -> dict:
     path = Path(args.dataset)
     if not path.is_file():
         raise SystemExit(f"No dataset at {path}; run `python bench/memstream.py build` first.")
@@ -172,16 +172,17 @@ def cmd_eval(args, model) -> dict:
         key = f"p{p}"
         db_path = out / f"ms_{name}_p{p}.db"
         db = cmc.open_db(db_path)
-        common.ingest(db, [r["text"] for r in pool["records"]], f"ms:{name}:p{p}:", model, f"ms_{name}_p{p}")
+        common.ingest(db, [r["text"] for r in pool["records"]], f"ms:{name}:p{p}:", models.extractor,
+                      f"ms_{name}_p{p}")
         extraction[key] = {"db": str(db_path), **common.extraction_summary(db)}
         views_by_db[key] = common.Views(db)
         for hop in ("sh", "mh"):
             kept = [q for q in dataset["questions"] if q["pool"] == p and q["subset"] == hop and not q["excluded"]]
             items += [common.Item(q["id"], hop, q["question"], q["answers"], key) for q in kept[:args.limit]]
-    start = time.monotonic()
-    predictions = common.evaluate(model, items, views_by_db, views)
+    start, reader = time.monotonic(), models.reader()
+    predictions = common.evaluate(reader, items, views_by_db, views)
     groups = {"sh": {"sh"}, "mh": {"mh"}, "all": {"sh", "mh"}}
-    document = {"results": common.aggregate(predictions, groups), "model": model.name,
+    document = {"results": common.aggregate(predictions, groups), "model": reader.name,
                 "commit": common.commit(), "benchmark": "memstream",
                 "command": shlex.join(["python", "bench/memstream.py", *args.argv]),
                 "date": time.strftime("%Y-%m-%d"), "dataset": {
@@ -190,7 +191,8 @@ def cmd_eval(args, model) -> dict:
                 "audit": {"cases_with_overwritten_hop": dataset["audit"]["cases_with_overwritten_hop"],
                           "excluded": dataset["audit"]["excluded"]},
                 "pools": pools, "limit": args.limit, "views": views, "extraction": extraction,
-                "read_seconds": round(time.monotonic() - start, 1)}
+                "read_seconds": round(time.monotonic() - start, 1),
+                "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
     common.write_outputs(Path(args.json) if args.json else None, Path(args.predictions), document, predictions)
     return document
 
@@ -208,7 +210,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--dataset", default=str(common.OUT / f"memstream-{CASES.stem}.json"))
     e.add_argument("--pools", help="comma-separated pool numbers (default: all)")
     e.add_argument("--views", help=f"comma-separated (default: {','.join(EVAL_VIEWS)})")
-    e.add_argument("--model", help="GGUF used to extract and to read (default: the embedded gemma-3-270m)")
+    e.add_argument("--model", help="GGUF (or 'gemma' / 'qwen') that extracts, and reads unless --answer-model "
+                   "(default: the embedded gemma-3-270m)")
+    e.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
     e.add_argument("--limit", type=int, help="only the first N kept questions of each pool and hop class")
     e.add_argument("--json", help="write the results JSON here")
     e.add_argument("--predictions", default=str(common.OUT / "memstream.predictions.jsonl"))
@@ -217,14 +221,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, model=None):
-    """Run a command; a test passes its own reader as model."""
+    """Run a command; a test passes its own fake as model (reader and extractor)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     args.argv = argv
     if args.command == "build":
         return cmd_build(args)
     try:
-        document = cmd_eval(args, model or cmc.load_model(args.model))
+        document = cmd_eval(args, common.Models(args.model, args.answer_model, model))
     except cmc.CmcError as e:
         raise SystemExit(f"error: {e}")
     common.print_table(document["results"])

@@ -95,14 +95,20 @@ def _pooled(rows, view, subsets) -> dict | None:
 
 
 def _run_line(doc) -> str:
-    return (f"Reader and extractor: `{doc['model']}` (one model for both). cmc commit `{doc['commit'][:12]}"
+    extractor = " + ".join(dict.fromkeys(e.get("model", "unknown") for e in doc.get("extraction", {}).values()))
+    models = (f"Reader and extractor: `{doc['model']}`." if extractor == doc["model"] else
+              f"Reader: `{doc['model']}`; extraction: `{extractor}`.")
+    return (f"{models} cmc commit `{doc['commit'][:12]}"
             f"{'-dirty' if doc['commit'].endswith('-dirty') else ''}`, run on {doc.get('date', '?')}.")
 
 
 def _extraction(doc) -> str:
-    rows = [[name, num(e["records"]), num(e["facts"]), num(e["unresolved"]), num(e["no_fact"]),
-             num(e["assertions"]), num(e["current_edges"])] for name, e in doc.get("extraction", {}).items()]
-    return table(["database", "records", "facts", "unresolved", "no_fact", "assertions", "current edges"], rows)
+    rows = [[name, f"`{e.get('model', 'unknown')}`", num(e["records"]), num(e["facts"]), num(e["unresolved"]), num(e["no_fact"]),
+             num(e["assertions"]), num(e["current_edges"]),
+             " / ".join(num(e.get("extracted_by", {}).get(k, 0)) for k in ("model", "rule", "cache"))]
+            for name, e in doc.get("extraction", {}).items()]
+    return table(["database", "extracted by", "records", "facts", "unresolved", "no_fact", "assertions", "current edges",
+                  "by model / rule / cache"], rows)
 
 
 def _generated(source: Path) -> str:
@@ -119,11 +125,11 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
     ns = {s: rows[(views[0], s)]["n"] for s in subsets if (views[0], s) in rows}
     full = set(subsets) == set(FC_SUBSETS) and all(n == 100 for n in ns.values())
     out = ["## FactConsolidation (issue 4)", "", _generated(source), "",
-           _run_line(doc)]
+           _run_line(doc), ""]
     if full:
         out.append("Full grid: 8 subsets × 100 questions.")
     else:
-        out.append(f"**Partial run**: {', '.join(f'{s} ({n} questions)' for s, n in ns.items())}. The full grid "
+        out.append(f"**Partial run**: {', '.join(f'{s} (first {n} questions)' for s, n in ns.items())}. The full grid "
                    "(8 subsets × 100 questions) has not been run with this harness yet: it waits for the fast "
                    "extraction (issue 3). These numbers are not comparable to the paper's 800-question figures.")
     out += ["", "Every view reads the same frozen extraction (below) and uses the same reader call and prompt "
@@ -155,6 +161,9 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
     if chart:
         out += ["", f"![FactConsolidation by history length]({chart})"]
     out += ["", "### Targets (cmc view, as measured)", "", _fc_targets(rows, lengths, views)]
+    if doc.get("empty_evidence_prompt_tokens"):
+        out += ["", f"The reader prompt with empty evidence (instructions and the two worked examples of "
+                f"`prompts/answer.txt`) is already {doc['empty_evidence_prompt_tokens']} tokens of this reader."]
     out += ["", "### Beside the paper", "",
             f"Ours: reader `{doc['model']}`. The paper's numbers are typed in from the paper with their readers; "
             "its extraction was an LLM's, ours is cmc's own. — means the paper does not state the number.", ""]
@@ -203,12 +212,13 @@ def ms_section(doc: dict, source: Path = MS_JSON) -> str:
     pools = doc["pools"]
     n_pools = ds["cases_used"] // ds["pool_size"]
     out = ["## MQuAKE-MemStream (issue 4)", "", _generated(source), "",
-           _run_line(doc),
+           _run_line(doc), "",
            f"Dataset: `{ds['name']}` ({ds['cases_used']} cases in {n_pools} pools of {ds['pool_size']}, "
            f"{ds['cases_left_out']} left out; seed {ds['seed']}; source sha256 `{ds['source_sha256'][:12]}…`). "
            f"Audit: {doc['audit']['cases_with_overwritten_hop']} cases with a hop overwritten in their pool; "
            f"excluded {doc['audit']['excluded']['mh']} MH and {doc['audit']['excluded']['sh']} SH questions."]
     if len(pools) < n_pools or doc.get("limit"):
+        out.append("")
         out.append(f"**Partial run**: pools {', '.join(map(str, pools))} of {n_pools}"
                    + (f", first {doc['limit']} kept questions of each pool and hop class" if doc.get("limit") else "")
                    + ". The full run waits for the fast extraction (issue 3).")

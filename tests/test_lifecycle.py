@@ -71,7 +71,9 @@ def test_ask_as_of_answers_from_the_old_memory(db):
     result = cmc.ask(db, model, FLOOR_Q, as_of=4)
     assert result.answer == "floor 2"
     assert [e["serial"] for e in result.evidence] == [1, 2]
-    assert "[5]" not in model.prompts[0] and "Room B" not in model.prompts[0]
+    read = model.prompts[0].rsplit("\n\n", 1)[-1]  # the evidence and question, after the worked example
+    assert "[1] The weekly meeting is in Room A." in read
+    assert "[5]" not in read and "Room B" not in read
 
 
 def test_as_of_history_fallback_reads_only_older_records(db):

@@ -37,3 +37,12 @@ def test_rebuild_equals_incremental(db):
     before = cmc.facts(db)
     assert cmc.rebuild_current(db) == len(before)
     assert cmc.facts(db) == before
+
+
+def test_same_subject_same_wording_updates_whatever_the_relation_name(db):
+    from conftest import FakeModel, facts_reply
+    cmc.add_records(db, [("Nobuhiro Watsuki is famous for Rurouni Kenshin.", "t"),
+                         ("Nobuhiro Watsuki is famous for The Fairly OddParents.", "t")])
+    cmc.extract_pending(db, FakeModel([facts_reply(("Nobuhiro Watsuki", "famous", "Rurouni Kenshin")),
+                                       facts_reply(("Nobuhiro Watsuki", "creator", "The Fairly OddParents"))]))
+    assert current(db) == {("nobuhiro watsuki", "famous"): ("fairly oddparents", 2)}
