@@ -703,9 +703,9 @@ COUNT_ACTIVE_RULES = "SELECT count(*) FROM rules WHERE status = 'active'"
 class RuleBook:
     """The active rules, compiled; match() reads one record with them."""
 
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, query: str = ACTIVE_RULES):
         self.rules = [(r["id"], r["pattern"], r["relation"], [c for c in re.split(r"<S>|<O>", r["pattern"]) if c])
-                      for r in db.execute(ACTIVE_RULES)]
+                      for r in db.execute(query)]
 
     def match(self, serial: int, text: str) -> tuple[int, Extraction] | None:
         """(rule id, extraction) from the most specific matching rule; None when no rule
@@ -744,23 +744,11 @@ def _rule_reading(db: sqlite3.Connection, ex: Extraction, text: str):
     return form, relation, db.execute(RULE_BY_PATTERN, {"pattern": form}).fetchone()
 
 
-def relation_clash(db: sqlite3.Connection, ex: Extraction, text: str) -> tuple[str, str, str] | None:
-    """(rule relation, extracted relation, a record of the rule) when this extraction has the
-    sentence form of a known rule but names its relation differently: a case for review."""
-    reading = _rule_reading(db, ex, text)
-    if not reading or not reading[2] or reading[2]["relation"] == reading[1]:
-        return None
-    example = db.execute("SELECT r.text FROM rule_evidence AS e JOIN records AS r USING (serial) "
-                         "WHERE e.rule_id = ? AND e.agree = 1 ORDER BY serial LIMIT 1", (reading[2]["id"],)).fetchone()
-    return reading[2]["relation"], reading[1], example[0] if example else text
-
-
-def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str, same_relation: bool = False) -> list[int]:
-    """Add a model extraction's evidence to the rule of its sentence form; activate the rule on
-    consistent evidence, or mark it as a conflict. Subject and object are in text order, so one
-    form has one slot order. A different relation name for the same form agrees only if review
-    found the names to mean the same (same_relation): the record then takes the rule's name.
-    Returns the serials a deactivated rule had extracted: they go back to the model."""
+def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
+    """Add a model extraction's evidence to the rule of its sentence form and activate the rule
+    on consistent evidence. Subject and object are in text order, so one form has one slot
+    order; the form defines the relation, so a record that names it differently takes the
+    rule's name. Returns the serials a rule turned conflict had read (back to the model)."""
     reading = _rule_reading(db, ex, text)
     if reading is None:
         return []
@@ -769,18 +757,52 @@ def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str, same_relation:
         rule_id = db.execute("INSERT INTO rules (pattern, relation, created_at) VALUES (?, ?, ?)",
                              (form, relation, ex.serial)).lastrowid
         rule = {"id": rule_id, "relation": relation, "status": "candidate"}
-    agree = rule["relation"] == relation
-    if not agree and same_relation:
+    if rule["relation"] != relation:
         relabel_assertions(db, ex.serial, relation, rule["relation"])
-        agree = True
+    return record_rule_evidence(db, rule["id"], ex.serial, True, entity_key(ex.triples[0].subject))
+
+
+def record_rule_evidence(db: sqlite3.Connection, rule_id: int, serial: int, agree: bool, subject_key: str) -> list[int]:
+    """Store one record's vote on a rule, then settle its status: active on consistent evidence
+    (>= RULE_MIN_SUPPORT agreeing subjects, more than twice the disagreements), conflict once
+    disagreements reach half the agreements (its records then go back to the model)."""
     db.execute("INSERT OR REPLACE INTO rule_evidence (rule_id, serial, agree, subject_key) VALUES (?, ?, ?, ?)",
-               (rule["id"], ex.serial, int(agree), entity_key(ex.triples[0].subject)))
-    if not agree:
-        return _set_conflict(db, rule["id"])
-    support = db.execute(RULE_SUPPORT, {"rule_id": rule["id"]}).fetchone()
-    if rule["status"] == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and not support["disagree"]:
-        db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule["id"],))
+               (rule_id, serial, int(agree), subject_key))
+    status = db.execute("SELECT status FROM rules WHERE id = ?", (rule_id,)).fetchone()[0]
+    support = db.execute(RULE_SUPPORT, {"rule_id": rule_id}).fetchone()
+    if status != "conflict" and support["disagree"] and 2 * support["disagree"] >= support["agree"]:
+        return _set_conflict(db, rule_id)
+    if status == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and support["agree"] > 2 * support["disagree"]:
+        db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule_id,))
     return []
+
+
+CANDIDATE_RULES = "SELECT id, pattern, relation FROM rules WHERE status IN ('candidate', 'active')"
+
+
+def reading_clash(db: sqlite3.Connection, ex: Extraction, text: str) -> tuple[int, Extraction] | None:
+    """(rule id, the rule's reading) when a known rule reads this model-extracted record with
+    other spans than the model did: the rule and the model disagree, a case for review."""
+    book = RuleBook(db, CANDIDATE_RULES)
+    hit = book.match(ex.serial, text)
+    if hit is None:
+        return None
+    ours = {(entity_key(t.subject), entity_key(t.object)) for t in ex.triples}
+    theirs = hit[1].triples[0]
+    if ex.status == "facts" and (entity_key(theirs.subject), entity_key(theirs.object)) in ours:
+        return None
+    return hit
+
+
+def review_reading(model: Model, text: str, catalogue: Sequence[str], rule_reading: Extraction,
+                   model_reading: Extraction) -> bool:
+    """Conflict review: the record goes back to the model with both readings to choose from;
+    True when it chooses the rule's."""
+    def reply(ex: Extraction) -> str:
+        return " " + json.dumps({"status": ex.status, "triples": [asdict(t) for t in ex.triples]},
+                                ensure_ascii=False)
+    options = [reply(rule_reading) + "\n", reply(model_reading) + "\n"]
+    return model.choose(extraction_prompt([text], catalogue), options) == 0
 
 
 def relabel_assertions(db: sqlite3.Connection, serial: int, old: str, new: str) -> None:
@@ -873,12 +895,27 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         # Alignment, review and rule learning come after the batch, not inside it: another
         # prompt would evict the batch's KV cache.
         for ex in written:
-            for t in ex.triples:
-                propose_alignment(db, model, t.relation, texts[ex.serial])
-            clash = relation_clash(db, ex, texts[ex.serial])
-            same = bool(clash) and same_relation(model, *clash, texts[ex.serial])
+            clash = reading_clash(db, ex, texts[ex.serial])
+            try:
+                for t in ex.triples:
+                    propose_alignment(db, model, t.relation, texts[ex.serial])
+                agrees = bool(clash) and review_reading(model, texts[ex.serial], relation_catalogue(db), clash[1], ex)
+            except CmcError:
+                raise
+            except Exception:  # a model that fails here costs a review, never a record
+                continue
+            if clash:
+                rule_id, theirs = clash
+                with transaction(db):
+                    if agrees:  # the model takes the rule's reading: the record is rewritten
+                        retract_extraction(db, ex.serial)
+                        write_extraction(db, theirs, f"review:{rule_id}")
+                    back = record_rule_evidence(db, rule_id, ex.serial, agrees, entity_key(theirs.triples[0].subject))
+                stats.reviewed += 1 + len(back)
+                if agrees:
+                    continue
             with transaction(db):
-                stats.reviewed += len(learn_rule(db, ex, texts[ex.serial], same))
+                stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
                 stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
 
 
@@ -1031,14 +1068,6 @@ def propose_alignment(db: sqlite3.Connection, model: Model, name: str, example: 
     if choice != alias:
         with transaction(db):
             realign_relation(db, alias, choice)
-
-
-def same_relation(model: Model, known: str, name: str, known_example: str, example: str) -> bool:
-    """Conflict review: two records share one sentence form but the model named their relations
-    differently; the model judges from both records whether the names mean the same."""
-    prompt = prompt_template("align.txt").substitute(known=f"- {known}: {known_example}", record=example,
-                                                     name=name).rstrip()
-    return model.choose(prompt, [known + "\n", name + "\n"], reply=" ") == 0
 
 
 def realign_relation(db: sqlite3.Connection, alias: str, relation: str) -> None:

@@ -384,6 +384,14 @@ def aggregate(predictions: list[dict], groups) -> list[dict]:
     return rows
 
 
+def shown(path: Path) -> str:
+    """A path as the JSON records it: relative to the repository when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
 def commit() -> str:
     """HEAD of the repository, marked -dirty when cmc or the harness differ from it."""
     def git(*args):

@@ -76,7 +76,7 @@ def run(args, models: common.Models) -> dict:
         path = out / f"fc_{length}.db"
         db = cmc.open_db(path)
         common.ingest(db, facts, f"fc:{length}:", models.extractor, f"fc_{length}")
-        extraction[length] = {"db": str(path), **common.extraction_summary(db)}
+        extraction[length] = {"db": common.shown(path), **common.extraction_summary(db)}
         views_by_db[length] = common.Views(db)
     start, reader = time.monotonic(), models.reader()
     predictions = common.evaluate(reader, items, views_by_db, views)

@@ -174,7 +174,7 @@ def cmd_eval(args, models: common.Models) -> dict:
         db = cmc.open_db(db_path)
         common.ingest(db, [r["text"] for r in pool["records"]], f"ms:{name}:p{p}:", models.extractor,
                       f"ms_{name}_p{p}")
-        extraction[key] = {"db": str(db_path), **common.extraction_summary(db)}
+        extraction[key] = {"db": common.shown(db_path), **common.extraction_summary(db)}
         views_by_db[key] = common.Views(db)
         for hop in ("sh", "mh"):
             kept = [q for q in dataset["questions"] if q["pool"] == p and q["subset"] == hop and not q["excluded"]]

@@ -27,6 +27,7 @@ FC_JSON = common.RESULTS / "factconsolidation.json"
 MS_JSON = common.RESULTS / "memstream.json"
 LENGTHS = ("6k", "32k", "64k", "262k")
 FC_SUBSETS = tuple(f"{h}_{n}" for n in LENGTHS for h in ("sh", "mh"))
+NEW_PAGE = "# Results\n\nMeasured on this machine; see each section for how.\n"
 TARGETS = {"aie_mh": 0.84, "aie_sh": 0.98, "tokens": 200}
 
 # (view, reader, SH %, MH %, mean reader-input tokens, truncated, where the paper states it);
@@ -95,7 +96,7 @@ def _pooled(rows, view, subsets) -> dict | None:
 
 
 def _run_line(doc) -> str:
-    extractor = " + ".join(dict.fromkeys(e.get("model", "unknown") for e in doc.get("extraction", {}).values()))
+    extractor = " + ".join(dict.fromkeys(e.get("model", "unknown") for e in doc["extraction"].values()))
     models = (f"Reader and extractor: `{doc['model']}`." if extractor == doc["model"] else
               f"Reader: `{doc['model']}`; extraction: `{extractor}`.")
     return (f"{models} cmc commit `{doc['commit'][:12]}"
@@ -103,12 +104,19 @@ def _run_line(doc) -> str:
 
 
 def _extraction(doc) -> str:
-    rows = [[name, f"`{e.get('model', 'unknown')}`", num(e["records"]), num(e["facts"]), num(e["unresolved"]), num(e["no_fact"]),
-             num(e["assertions"]), num(e["current_edges"]),
-             " / ".join(num(e.get("extracted_by", {}).get(k, 0)) for k in ("model", "rule", "cache"))]
-            for name, e in doc.get("extraction", {}).items()]
-    return table(["database", "extracted by", "records", "facts", "unresolved", "no_fact", "assertions", "current edges",
-                  "by model / rule / cache"], rows)
+    rows = []
+    for name, e in doc.get("extraction", {}).items():
+        how = e.get("extracted_by", {})
+        rows.append([name, f"`{e.get('model', 'unknown')}`", num(e["records"]), num(e["facts"]),
+                     num(e["unresolved"]), num(e["no_fact"]), num(e["assertions"]), num(e["current_edges"]),
+                     " / ".join(num(how.get(k, 0)) for k in ("model", "rule", "cache"))])
+    return table(["database", "extracted by", "records", "facts", "unresolved", "no_fact", "assertions",
+                  "current edges", "records by model / rule / cache"], rows)
+
+
+def _cell(rows, view, subset, key, fmt=pct) -> str:
+    r = rows.get((view, subset))
+    return fmt(r[key]) if r else "—"
 
 
 def _generated(source: Path) -> str:
@@ -129,20 +137,20 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
     if full:
         out.append("Full grid: 8 subsets × 100 questions.")
     else:
-        out.append(f"**Partial run**: {', '.join(f'{s} (first {n} questions)' for s, n in ns.items())}. The full grid "
-                   "(8 subsets × 100 questions) has not been run with this harness yet: it waits for the fast "
-                   "extraction (issue 3). These numbers are not comparable to the paper's 800-question figures.")
+        ran = ", ".join(f"{s} (first {n} questions)" for s, n in ns.items())
+        out.append(f"**Partial run**: {ran}. The full grid (8 subsets × 100 questions) has not been run with "
+                   "this harness yet: it waits for the fast extraction (issue 3). These numbers are not "
+                   "comparable to the paper's 800-question figures.")
     out += ["", "Every view reads the same frozen extraction (below) and uses the same reader call and prompt "
             "(`cmc.answer`); all are rendered under the 60,000-character rule. Accuracy is MemoryAgentBench's "
             "substring exact match; *answer in evidence* is the gold string found, as whole words, in the "
             "rendered evidence; *tokens* is the mean reader prompt length in the reader's tokens; *truncated* "
             "counts evidence clipped by the character budget.", "", "### By view", ""]
-    body = []
-    for v in views:
-        sh, mh, al = rows.get((v, "sh")), rows.get((v, "mh")), rows.get((v, "all"))
-        body.append([f"`{v}`", pct(sh and sh["accuracy"]), pct(mh and mh["accuracy"]), pct(al and al["accuracy"]),
-                     pct(sh and sh["answer_in_evidence"]), pct(mh and mh["answer_in_evidence"]),
-                     num(al and al["mean_input_tokens"], 1), num(al and al["truncated"]), num(al and al["n"])])
+    body = [[f"`{v}`", _cell(rows, v, "sh", "accuracy"), _cell(rows, v, "mh", "accuracy"),
+             _cell(rows, v, "all", "accuracy"), _cell(rows, v, "sh", "answer_in_evidence"),
+             _cell(rows, v, "mh", "answer_in_evidence"),
+             _cell(rows, v, "all", "mean_input_tokens", lambda x: num(x, 1)),
+             _cell(rows, v, "all", "truncated", num), _cell(rows, v, "all", "n", num)] for v in views]
     out.append(table(["view", "SH acc", "MH acc", "overall", "SH answer in evidence",
                       "MH answer in evidence", "tokens", "truncated", "n"], body))
     lengths = [n for n in LENGTHS if any(s.endswith("_" + n) for s in subsets)]
@@ -162,8 +170,8 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
         out += ["", f"![FactConsolidation by history length]({chart})"]
     out += ["", "### Targets (cmc view, as measured)", "", _fc_targets(rows, lengths, views)]
     if doc.get("empty_evidence_prompt_tokens"):
-        out += ["", f"The reader prompt with empty evidence (instructions and the two worked examples of "
-                f"`prompts/answer.txt`) is already {doc['empty_evidence_prompt_tokens']} tokens of this reader."]
+        out += ["", f"The reader prompt with no evidence record at all (`prompts/answer.txt` as filled by "
+                f"`cmc.answer_prompt`) is {doc['empty_evidence_prompt_tokens']} tokens of this reader."]
     out += ["", "### Beside the paper", "",
             f"Ours: reader `{doc['model']}`. The paper's numbers are typed in from the paper with their readers; "
             "its extraction was an LLM's, ours is cmc's own. — means the paper does not state the number.", ""]
@@ -175,8 +183,8 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
     if "262k" in lengths:
         body = []
         for view, sh, mh in PAPER_FC_262K:
-            r_sh, r_mh = rows.get((view, "sh_262k")), rows.get((view, "mh_262k"))
-            body.append([f"`{view}`", pct(r_sh and r_sh["accuracy"]), pct(r_mh and r_mh["accuracy"]), sh, mh])
+            body.append([f"`{view}`", _cell(rows, view, "sh_262k", "accuracy"),
+                         _cell(rows, view, "mh_262k", "accuracy"), sh, mh])
         out += ["", "262K cells (paper: HY4-preview, §4.4; its history suffix is our raw-history):", "",
                 table(["view", "ours SH", "ours MH", "paper SH %", "paper MH %"], body)]
     out += ["", "### Extraction (frozen, shared by every view)", "", _extraction(doc),
@@ -207,6 +215,10 @@ def _fc_targets(rows, lengths, views) -> str:
     return table(["target", "measured", "met"], body)
 
 
+def memstream_cases() -> Path:
+    return common.SHARED / "data" / "external" / "mquake-hard-deepedit" / "MQuAKE-hard.json"
+
+
 def ms_section(doc: dict, source: Path = MS_JSON) -> str:
     rows, views, ds = _rows(doc), doc["views"], doc["dataset"]
     pools = doc["pools"]
@@ -219,27 +231,24 @@ def ms_section(doc: dict, source: Path = MS_JSON) -> str:
            f"excluded {doc['audit']['excluded']['mh']} MH and {doc['audit']['excluded']['sh']} SH questions."]
     if len(pools) < n_pools or doc.get("limit"):
         out.append("")
-        out.append(f"**Partial run**: pools {', '.join(map(str, pools))} of {n_pools}"
-                   + (f", first {doc['limit']} kept questions of each pool and hop class" if doc.get("limit") else "")
-                   + ". The full run waits for the fast extraction (issue 3).")
+        limit = f", first {doc['limit']} kept questions of each pool and hop class" if doc.get("limit") else ""
+        out.append(f"**Partial run**: pools {', '.join(map(str, pools))} of {n_pools}{limit}. "
+                   "The full run waits for the fast extraction (issue 3).")
+    body = [[f"`{v}`", _cell(rows, v, "sh", "accuracy"), _cell(rows, v, "mh", "accuracy"),
+             _cell(rows, v, "sh", "answer_in_evidence"), _cell(rows, v, "mh", "answer_in_evidence"),
+             _cell(rows, v, "all", "mean_input_tokens", lambda x: num(x, 1)),
+             _cell(rows, v, "all", "truncated", num), _cell(rows, v, "all", "n", num)] for v in views]
     out += ["", table(["view", "SH acc", "MH acc", "SH answer in evidence", "MH answer in evidence", "tokens",
-                       "truncated", "n"],
-                      [[f"`{v}`", pct(rows[(v, 'sh')]["accuracy"]) if (v, "sh") in rows else "—",
-                        pct(rows[(v, 'mh')]["accuracy"]) if (v, "mh") in rows else "—",
-                        pct(rows[(v, 'sh')]["answer_in_evidence"]) if (v, "sh") in rows else "—",
-                        pct(rows[(v, 'mh')]["answer_in_evidence"]) if (v, "mh") in rows else "—",
-                        num(rows[(v, 'all')]["mean_input_tokens"], 1), num(rows[(v, 'all')]["truncated"]),
-                        num(rows[(v, 'all')]["n"])] for v in views if (v, "all") in rows])]
+                       "truncated", "n"], body)]
     out += ["", "Beside the paper (Table 3: Qwen3.5-4B reader, 800 two-hop MQuAKE-Remastered CF-3k cases, 798 MH "
             "questions after its audit; its SH accuracies are not stated in the text; its raw history was trimmed "
             "to the reader's 4,096-token window). Different cases and reader: not comparable number for number.",
             "", table(["view", "ours MH", "paper MH % (after audit)", "paper MH % (before audit)"],
-                      [[f"`{v}`", pct(rows[(v, 'mh')]["accuracy"]) if (v, "mh") in rows else "—",
-                        after, before] for v, after, before in PAPER_MS if v in views])]
-    out += ["", "Extraction (frozen, shared by every view):", "", _extraction(doc),
-            "", "Commands:", "", "```sh", f"python bench/memstream.py build --cases {ds['source']}"
-            if Path(ds["source"]).resolve() != (common.SHARED / "data" / "external" / "mquake-hard-deepedit" /
-                                                "MQuAKE-hard.json").resolve() else "python bench/memstream.py build",
+                      [[f"`{v}`", _cell(rows, v, "mh", "accuracy"), after, before]
+                       for v, after, before in PAPER_MS if v in views])]
+    default = Path(ds["source"]).resolve() == memstream_cases().resolve()
+    out += ["", "Extraction (frozen, shared by every view):", "", _extraction(doc), "", "Commands:", "", "```sh",
+            "python bench/memstream.py build" + ("" if default else f" --cases {ds['source']}"),
             doc["command"], "python bench/results.py", "```"]
     return "\n".join(out)
 
@@ -261,7 +270,8 @@ def fc_chart(doc: dict, path: Path) -> None:
     fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
     width = 0.8 / len(views)
     for col, hop in enumerate(("sh", "mh")):
-        for row, (metric, label) in enumerate((("accuracy", "accuracy"), ("answer_in_evidence", "answer in evidence"))):
+        for row, (metric, label) in enumerate((("accuracy", "accuracy"),
+                                                ("answer_in_evidence", "answer in evidence"))):
             ax = axes[row][col]
             for i, v in enumerate(views):
                 ys = [100 * rows[(v, f"{hop}_{n}")][metric] if (v, f"{hop}_{n}") in rows else 0 for n in lengths]
@@ -290,7 +300,7 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--no-chart", action="store_true", help="do not draw the PNG chart")
     args = p.parse_args(argv)
     out = Path(args.out)
-    page = out.read_text() if out.exists() else "# Results\n\nMeasured on this machine; see each section for how.\n"
+    page = out.read_text() if out.exists() else NEW_PAGE
     fc, ms = Path(args.fc), Path(args.memstream)
     if fc.is_file():
         doc = json.loads(fc.read_text())

@@ -54,29 +54,39 @@ def test_one_subject_twice_is_not_enough(db):
     assert rules(db)[0][2] == "candidate"
 
 
-def test_disagreeing_relation_is_reviewed_and_a_real_disagreement_is_a_conflict(db):
+def test_another_name_for_the_same_form_takes_the_rules_name(db):
     add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.", "Cy Park works at Hooli.")
-    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
-                       facts_reply(("Bo Chen", "builds", "Globex")),
-                       facts_reply(("Cy Park", "works_at", "Hooli")),
-                       "builds"])  # review: the model keeps 'builds' apart from 'works_at'
-    cmc.extract_pending(db, model)
-    review = model.prompts[3]
-    assert "- works_at: Ana Silva works at Initech." in review
-    assert review.endswith("Record: Bo Chen works at Globex.\nNew name: builds\nSame as:")
-    assert rules(db) == [("<S> works at <O>.", "works_at", "conflict")]
-
-
-def test_review_that_finds_the_names_alike_relabels_the_record_and_agrees(db):
-    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
-    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
-                       facts_reply(("Bo Chen", "job", "Globex")),
-                       "works_at"])  # review: same relation
-    cmc.extract_pending(db, model)
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("Bo Chen", "builds", "Globex")),
+                                       facts_reply(("Cy Park", "works_at", "Hooli"))]))
     assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
     assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"works_at"}
-    assert {tuple(r) for r in db.execute("SELECT subject_key, relation FROM current_edges")} == \
-        {("ana silva", "works_at"), ("bo chen", "works_at")}
+
+
+def test_a_record_the_rule_reads_otherwise_goes_back_to_the_model(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                       facts_reply(("Chen", "works_at", "Globex")),     # the model cuts the name
+                       facts_reply(("Bo Chen", "works_at", "Globex"))])  # review: the rule's reading
+    stats = cmc.IngestStats()
+    cmc.extract_pending(db, model, stats=stats)
+    review = model.prompts[2]
+    assert review.endswith("Record: Bo Chen works at Globex.\nJSON:") and stats.reviewed == 1
+    assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions ORDER BY serial")] == \
+        [("Ana Silva", "Initech"), ("Bo Chen", "Globex")]
+    assert db.execute("SELECT extracted_by FROM records WHERE serial = 2").fetchone()[0] == "review:1"
+    assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
+
+
+def test_a_model_that_keeps_its_reading_votes_against_the_rule(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                       facts_reply(("Chen", "works_at", "Globex")),
+                       facts_reply(("Chen", "works_at", "Globex"))])  # review: keeps its own
+    cmc.extract_pending(db, model)
+    votes = [tuple(r) for r in db.execute("SELECT serial, agree FROM rule_evidence WHERE rule_id = 1 ORDER BY serial")]
+    assert votes == [(1, 1), (2, 0)]
+    assert rules(db)[0][2] == "conflict"
 
 
 def test_a_reversed_reading_is_turned_to_text_order_and_agrees(db):
@@ -93,19 +103,17 @@ def test_a_rule_turned_conflict_sends_its_records_back_to_the_model(db):
     cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
                                        facts_reply(("Bo Chen", "works_at", "Globex"))]), batch_size=1)
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "rule:1"
-    # A later model extraction of the same form disagrees: the rule is withdrawn for good and
-    # record 3, which it had read, is read again by the model.
+    # A later review finds the model keeping another reading of the same form: the rule is
+    # withdrawn for good and record 3, which it had read, is read again by the model.
     cmc.add_records(db, [("Di Ong works at Pied Piper.", "test")])
     with cmc.transaction(db):
-        cmc.write_extraction(db, cmc.Extraction(4, "facts", [cmc.Triple("Di Ong", "employer", "Pied Piper")]), "model")
-        back = cmc.learn_rule(db, cmc.Extraction(4, "facts", [cmc.Triple("Di Ong", "employer", "Pied Piper")]),
-                              "Di Ong works at Pied Piper.")
+        back = cmc.record_rule_evidence(db, 1, 4, False, "di ong")
     assert back == [3]
     assert db.execute("SELECT status FROM records WHERE serial = 3").fetchone()[0] == "pending"
     assert db.execute("SELECT count(*) FROM assertions WHERE serial = 3").fetchone()[0] == 0
-    model = FakeModel([facts_reply(("Cy Park", "works_at", "Hooli"))])
+    model = FakeModel([facts_reply(("Cy Park", "works_at", "Hooli")), facts_reply(("Di Ong", "works_at", "Pied Piper"))])
     cmc.extract_pending(db, model)
-    assert len(model.prompts) == 1
+    assert len(model.prompts) == 2  # records 3 and 4, one batch
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "model"
 
 
