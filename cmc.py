@@ -764,15 +764,16 @@ def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
 
 def record_rule_evidence(db: sqlite3.Connection, rule_id: int, serial: int, agree: bool, subject_key: str) -> list[int]:
     """Store one record's vote on a rule, then settle its status: active on consistent evidence
-    (>= RULE_MIN_SUPPORT agreeing subjects, more than twice the disagreements), conflict once
-    disagreements reach half the agreements (its records then go back to the model)."""
+    (>= RULE_MIN_SUPPORT agreeing subjects and at least three times the disagreements), conflict
+    once disagreements are as many as agreements (its records then go back to the model). A small
+    model misreads some records of every form; a single vote should not end a well-supported rule."""
     db.execute("INSERT OR REPLACE INTO rule_evidence (rule_id, serial, agree, subject_key) VALUES (?, ?, ?, ?)",
                (rule_id, serial, int(agree), subject_key))
     status = db.execute("SELECT status FROM rules WHERE id = ?", (rule_id,)).fetchone()[0]
     support = db.execute(RULE_SUPPORT, {"rule_id": rule_id}).fetchone()
-    if status != "conflict" and support["disagree"] and 2 * support["disagree"] >= support["agree"]:
+    if status != "conflict" and support["disagree"] and support["disagree"] >= support["agree"]:
         return _set_conflict(db, rule_id)
-    if status == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and support["agree"] > 2 * support["disagree"]:
+    if status == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and support["agree"] >= 3 * support["disagree"]:
         db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule_id,))
     return []
 

@@ -86,7 +86,16 @@ def test_a_model_that_keeps_its_reading_votes_against_the_rule(db):
     cmc.extract_pending(db, model)
     votes = [tuple(r) for r in db.execute("SELECT serial, agree FROM rule_evidence WHERE rule_id = 1 ORDER BY serial")]
     assert votes == [(1, 1), (2, 0)]
-    assert rules(db)[0][2] == "conflict"
+    assert rules(db)[0][2] == "conflict"  # one for, one against: no consistent evidence
+
+
+def test_one_dissent_does_not_end_a_well_supported_rule(db):
+    add(db, *[f"P{i} Quill works at Firm{i}." for i in range(3)])
+    cmc.extract_pending(db, FakeModel(default=lambda p: facts_reply(
+        (p.rsplit("Record: ", 1)[1].split(" works")[0], "works_at", p.rsplit("at ", 1)[1].split(".")[0]))))
+    with cmc.transaction(db):
+        cmc.record_rule_evidence(db, 1, 3, False, "p2 quill")
+    assert rules(db)[0][2] == "active"
 
 
 def test_a_reversed_reading_is_turned_to_text_order_and_agrees(db):
@@ -105,15 +114,17 @@ def test_a_rule_turned_conflict_sends_its_records_back_to_the_model(db):
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "rule:1"
     # A later review finds the model keeping another reading of the same form: the rule is
     # withdrawn for good and record 3, which it had read, is read again by the model.
-    cmc.add_records(db, [("Di Ong works at Pied Piper.", "test")])
+    cmc.add_records(db, [("Di Ong works at Pied Piper.", "test"), ("Eve Ng works at Hooli.", "test")])
     with cmc.transaction(db):
-        back = cmc.record_rule_evidence(db, 1, 4, False, "di ong")
+        cmc.record_rule_evidence(db, 1, 4, False, "di ong")
+        back = cmc.record_rule_evidence(db, 1, 5, False, "eve ng")
     assert back == [3]
     assert db.execute("SELECT status FROM records WHERE serial = 3").fetchone()[0] == "pending"
     assert db.execute("SELECT count(*) FROM assertions WHERE serial = 3").fetchone()[0] == 0
-    model = FakeModel([facts_reply(("Cy Park", "works_at", "Hooli")), facts_reply(("Di Ong", "works_at", "Pied Piper"))])
+    model = FakeModel([facts_reply(("Cy Park", "works_at", "Hooli")), facts_reply(("Di Ong", "works_at", "Pied Piper")),
+                       facts_reply(("Eve Ng", "works_at", "Hooli"))])
     cmc.extract_pending(db, model)
-    assert len(model.prompts) == 2  # records 3 and 4, one batch
+    assert len(model.prompts) == 3  # records 3, 4 and 5, one batch
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 3").fetchone()[0] == "model"
 
 
