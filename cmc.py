@@ -128,6 +128,7 @@ def open_db(path: str | Path) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA cache_size = -65536")  # 64 MB: bulk ingest at 1M records is commit-bound without it
     if version < SCHEMA_VERSION:
         with transaction(db):  # re-read under the write lock: another process may have won
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -486,7 +487,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     and not a capitalised name run on into lowercase words ("John Keats died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
     words = words_of(span)
-    if not (words and words[0] not in _EDGE_WORDS and words[-1] not in _EDGE_WORDS | {"the", "an"}
+    titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
+    if not (words and (titled or words[0] not in _EDGE_WORDS) and words[-1] not in _EDGE_WORDS | {"the", "an"}
             and not _CLAUSE_WORDS & set(words)):
         return False
     raw = [w for w in re.split(r"[\s,;:]+", span) if w and w[0].isalpha()]
@@ -500,11 +502,18 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span."""
     tokens = list(re.finditer(r"\S+", text))
+    words = [t.group().casefold() for t in tokens]
     spans: dict[str, tuple[int, int]] = {}
+    # "the country of Japan", "the official language of Japan": a lowercase noun before "of" in a
+    # phrase opened by "the" names a kind of thing, not a thing; no span may contain it.
+    kinds = {k for k in range(len(words) - 1) if words[k + 1] == "of" and tokens[k].group()[0].islower()
+             and "the" in words[max(0, k - 3):k]}
     for i in range(len(tokens)):
         for j in range(i, min(len(tokens), i + max_words)):
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
+            if kinds & set(range(i, j + 1)):
+                break
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
                 if _entity_like(span, sentence_start=i == 0):
                     spans.setdefault(span, (i, j + 1))

@@ -24,6 +24,7 @@ parsed edges and is answered in free text, as cmc answers a history fallback.
 """
 
 import json
+import os
 import re
 import string
 import subprocess
@@ -360,7 +361,8 @@ def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> l
                     "gold": it.golds, "prediction": ans.answer, "correct": score(ans.answer, it.golds),
                     "answer_in_evidence": answer_in(read.evidence.text, it.golds),
                     "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
-                    "fallback": read.evidence.fallback, "evidence": [s for s, _ in read.evidence.records]})
+                    "fallback": read.evidence.fallback, "anchors": read.anchors,
+                    "evidence": [s for s, _ in read.evidence.records]})
             if mine:
                 log(f"{key} {view}: {len(mine)} questions in {time.monotonic() - start:.1f} s")
     return predictions
@@ -384,12 +386,11 @@ def aggregate(predictions: list[dict], groups) -> list[dict]:
     return rows
 
 
-def shown(path: Path) -> str:
-    """A path as the JSON records it: relative to the repository when inside it."""
-    try:
-        return str(Path(path).resolve().relative_to(REPO))
-    except ValueError:
-        return str(path)
+def shown(path) -> str:
+    """A path as the JSON records it: relative to the repository when inside it or beside it
+    (../shared/...), so results read the same on every checkout."""
+    path = Path(path).resolve()
+    return os.path.relpath(path, REPO) if path.is_relative_to(REPO.parent) else str(path)
 
 
 def commit() -> str:

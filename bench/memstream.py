@@ -23,7 +23,8 @@ Decisions where the paper is silent:
   pre-edit block, shuffle the post-edit block, then for each case in file order draw the index
   of its single-hop question (randrange over its new_single_hops).
 - Only whole pools are built: a file of 429 cases (MQuAKE-hard) gives 4 pools and leaves the
-  last 29 cases out. --pool-size 3000 gives the paper's one-big-pool sensitivity count.
+  last 29 cases out. --first 800 takes the paper's population from a CF-3k file; --pool-size
+  3000 gives its one-big-pool sensitivity count.
 - A record is "<cloze> <answer>." (a requested_rewrite: its prompt filled with the subject, then
   the target), the same sentence form as FactConsolidation's lines.
 - The audit's subject-relation key is the cloze text as written (normalised words), its value
@@ -116,7 +117,7 @@ def build(cases: list[dict], pool_size: int = POOL_SIZE, seed: int = SEED) -> di
             questions.append(_question(p, c, "sh", hop["question"], hop["answer"], hop.get("answer_alias", []),
                                        "this hop is overwritten in the pool" if k in lost else ""))
         pools.append({"pool": p, "case_ids": [c["case_id"] for c in members],
-                      "records": [{k: r[k] for k in ("text", "case_id", "block", "from")} for r in stream]})
+                      "records": [{f: r[f] for f in ("text", "case_id", "block", "from")} for r in stream]})
     excluded = {h: sum(1 for q in questions if q["subset"] == h and q["excluded"]) for h in ("mh", "sh")}
     return {"seed": seed, "pool_size": pool_size, "cases_used": len(pools) * pool_size,
             "cases_left_out": len(cases) - len(pools) * pool_size, "pools": pools, "questions": questions,
@@ -133,7 +134,7 @@ def _question(pool, case, hop, question, answer, aliases, exclusion) -> dict:
 def cmd_build(args) -> dict:
     path = Path(args.cases)
     raw = path.read_bytes()
-    cases = json.loads(raw)
+    cases = json.loads(raw)[:args.first]
     needed = ("case_id", "requested_rewrite", "questions", "new_answer", "single_hops", "new_single_hops")
     for c in cases:
         missing = [f for f in needed if f not in c]
@@ -143,7 +144,7 @@ def cmd_build(args) -> dict:
     if len(cases) < args.pool_size:
         raise SystemExit(f"{path} has {len(cases)} cases, fewer than one pool of {args.pool_size}; "
                          "pass a smaller --pool-size.")
-    dataset = {"name": path.stem, "source": str(path), "source_sha256": hashlib.sha256(raw).hexdigest(),
+    dataset = {"name": path.stem, "source": common.shown(path), "source_sha256": hashlib.sha256(raw).hexdigest(),
                **build(cases, args.pool_size, args.seed)}
     out = Path(args.out or common.OUT / f"memstream-{path.stem}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -205,6 +206,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--cases", default=str(CASES), help="MQuAKE-format case file (default: MQuAKE-hard)")
     b.add_argument("--out", help="dataset JSON (default: bench/out/memstream-<cases stem>.json)")
     b.add_argument("--pool-size", type=int, default=POOL_SIZE)
+    b.add_argument("--first", type=int, help="only the first N cases of the file (the paper: the first 800 of CF-3k)")
     b.add_argument("--seed", type=int, default=SEED)
     e = sub.add_parser("eval", help="read the dataset's questions under each view")
     e.add_argument("--dataset", default=str(common.OUT / f"memstream-{CASES.stem}.json"))

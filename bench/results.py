@@ -246,7 +246,7 @@ def ms_section(doc: dict, source: Path = MS_JSON) -> str:
             "", table(["view", "ours MH", "paper MH % (after audit)", "paper MH % (before audit)"],
                       [[f"`{v}`", _cell(rows, v, "mh", "accuracy"), after, before]
                        for v, after, before in PAPER_MS if v in views])]
-    default = Path(ds["source"]).resolve() == memstream_cases().resolve()
+    default = (common.REPO / ds["source"]).resolve() == memstream_cases().resolve()
     out += ["", "Extraction (frozen, shared by every view):", "", _extraction(doc), "", "Commands:", "", "```sh",
             "python bench/memstream.py build" + ("" if default else f" --cases {ds['source']}"),
             doc["command"], "python bench/results.py", "```"]
