@@ -1363,9 +1363,24 @@ def _content_words(text: str) -> set[str]:
 
 
 def _same_word(a: str, b: str) -> bool:
-    """Equal, or sharing a stem of five letters or more ("citizen" / "citizenship")."""
+    """Equal but for a plural or verb -s, or sharing a stem of five letters or more
+    ("citizen" / "citizenship")."""
+    a, b = a.removesuffix("s"), b.removesuffix("s")
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
                       and (a.startswith(b) or b.startswith(a) or a[:6] == b[:6]))
+
+
+_WH = {"what", "which", "whose"}
+
+
+def answer_kind(question: str) -> str:
+    """The word naming what kind of answer is asked for: the first content word after what /
+    which / whose ("On which floor ...", "What is the capital ..."), or ''."""
+    words = words_of(question)
+    for i, w in enumerate(words):
+        if w in _WH:
+            return next((v for v in words[i + 1:] if v not in _QUESTION_STOPWORDS), "")
+    return ""
 
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
@@ -1374,8 +1389,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     to it matches the question: + each question word the path explains (in its records, less the
     subject each describes, or its relation names), - half a point for each unexplained question
     word not matched by an unexplained hop (a hop that adds no question word stands for a question
-    word worded differently, "married" for "spouse"), - 0.1 per hop."""
+    word worded differently, "married" for "spouse"), - 0.1 per hop, - 1 when the last hop (the
+    one that gives the answer) matches no word of the question at all."""
     wanted = _content_words(question) - {w for a in anchors for w in a.split()}
+    kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
     parent: dict[int, Edge | None] = {}
     for e in edges:
         feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
@@ -1386,14 +1403,16 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         while hop is not None and len(path) <= MAX_HOPS:
             path.append(hop)
             hop = parent[id(hop)]
-        covered, unexplained = set(), 0
+        covered, unexplained, last = set(), 0, set()
         for hop in reversed(path):
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
             hop_words = _content_words(said) | set(hop.relation.split("_"))
-            new = {w for w in wanted - covered if any(_same_word(w, h) for h in hop_words)}
+            last = {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
+            new = last - covered
             covered |= new
             unexplained += not new
-        score = len(covered) - 0.5 * abs(len(wanted - covered) - unexplained) - 0.1 * len(path)
+        score = (len(covered) - 0.5 * abs(len(wanted - covered - {kind}) - unexplained) - 0.1 * len(path)
+                 - (0 if last else 1))  # the hop that gives the answer must answer part of the question
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
