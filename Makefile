@@ -19,6 +19,7 @@ $(VENV)/.installed: requirements.txt
 demo: install
 	@rm -rf .demo && mkdir -p .demo
 	$(PY) cmc.py add --file examples/meeting.txt --db .demo/memory.db
+	$(PY) cmc.py facts --all --db .demo/memory.db
 	$(PY) cmc.py ask "On which floor is the weekly meeting?" --db .demo/memory.db
 
 # Optional: the stronger Qwen2.5-Coder-1.5B model, used with --model qwen / --answer-model qwen.
