@@ -93,40 +93,30 @@ def test_relation_key(raw, key):
     assert cmc.relation_key(raw) == key
 
 
-def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
-    path = tmp_path / "v1.db"
+def old_database(tmp_path, fixture: str, *texts: str) -> Path:
+    """A database file made by an older cmc (its schema.sql, kept in fixtures/), holding texts."""
+    path = tmp_path / fixture.replace(".sql", ".db")
     raw = sqlite3.connect(path)
-    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v1.sql").read_text())
-    raw.execute("INSERT INTO records (text, text_key, added_at, source, status) "
-                "VALUES ('Ana lives in Lyon.', 'ana lives in lyon', 'now', 'cli', 'no_fact')")
+    raw.executescript((Path(__file__).parent / "fixtures" / fixture).read_text())
+    for text in texts:
+        raw.execute("INSERT INTO records (text, text_key, added_at, source, status) VALUES (?, ?, 'now', 'cli', 'no_fact')",
+                    (text, cmc.text_key(text)))
     raw.commit()
     raw.close()
-    db = cmc.open_db(path)
+    return path
+
+
+def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
+    db = cmc.open_db(old_database(tmp_path, "schema-v1.sql", "Ana lives in Lyon."))
     assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION
     assert tuple(db.execute("SELECT text, extracted_by FROM records").fetchone()) == ("Ana lives in Lyon.", "")
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-def test_migrated_schema_matches_a_fresh_one(tmp_path):
-    fresh = cmc.open_db(tmp_path / "fresh.db")
-    raw = sqlite3.connect(tmp_path / "old.db")
-    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v1.sql").read_text())
-    raw.close()
-    old = cmc.open_db(tmp_path / "old.db")
-
-    def columns(db):
-        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: [c[1] for c in db.execute(f"PRAGMA table_info({t})")] for t in tables}
-    assert columns(old) == columns(fresh)
-
-
 @pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
-    raw = sqlite3.connect(tmp_path / "old.db")
-    raw.executescript((Path(__file__).parent / "fixtures" / fixture).read_text())
-    raw.close()
-    old = cmc.open_db(tmp_path / "old.db")
+    old = cmc.open_db(old_database(tmp_path, fixture))
 
     def shape(db):
         rows = db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -135,14 +125,7 @@ def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
 
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
-    path = tmp_path / "v2.db"
-    raw = sqlite3.connect(path)
-    raw.executescript((Path(__file__).parent / "fixtures" / "schema-v2.sql").read_text())
-    raw.execute("INSERT INTO records (text, text_key, added_at, source, status) "
-                "VALUES ('Ana lives in Lyon.', 'ana lives in lyon', 'now', 'cli', 'no_fact')")
-    raw.commit()
-    raw.close()
-    db = cmc.open_db(path)
+    db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
     assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 3
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
