@@ -1454,8 +1454,11 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     shown = [e for e in edges if e.serial in texts]
     candidates = rank_candidates(question, anchors, shown, texts)
     prompt = answer_prompt(evidence, question)
-    unresolved = set(texts) - {e.serial for e in edges}
-    if candidates and not unresolved:
+    # Unresolved text that names an anchor may hold the answer in words no edge has: then the
+    # model answers freely. Unresolved records about other things do not stop the choice.
+    unresolved = [texts[s] for s in set(texts) - {e.serial for e in edges}]
+    named = any(f" {a} " in f" {' '.join(words_of(t))} " for t in unresolved for a in anchors)
+    if candidates and not named:
         top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW][:8]
         text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:

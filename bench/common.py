@@ -152,8 +152,8 @@ SELECT (SELECT count(*) FROM records) AS records,
        (SELECT count(*) FROM current_edges) AS current_edges
 """
 EXTRACTED_BY = """
-SELECT CASE WHEN extracted_by LIKE 'rule:%' THEN 'rule' WHEN extracted_by LIKE 'cache:%' THEN 'cache'
-            ELSE extracted_by END AS how, count(*) FROM records GROUP BY how
+SELECT CASE WHEN instr(extracted_by, ':') THEN substr(extracted_by, 1, instr(extracted_by, ':') - 1)
+            ELSE extracted_by END AS how, count(*) FROM records GROUP BY how  -- 'rule:7' -> 'rule'
 """
 
 
@@ -162,7 +162,7 @@ EXTRACTED_WITH = "bench_extraction_model"
 
 def extraction_summary(db) -> dict:
     """What the frozen extraction holds, which model made it, and how each record was extracted
-    (model, rule, cache)."""
+    (model, rule, review, cache)."""
     summary = dict(db.execute(EXTRACTION_SUMMARY).fetchone())
     summary["model"] = cmc.get_meta(db, EXTRACTED_WITH, "unknown")
     summary["extracted_by"] = {r[0] or "unknown": r[1] for r in db.execute(EXTRACTED_BY)}

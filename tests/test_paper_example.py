@@ -43,3 +43,16 @@ def test_question_without_anchor_reads_the_history(db):
     model = FakeModel(["Bring the report"])
     result = cmc.ask(db, model, "What should I remember?")
     assert result.fallback and [e["serial"] for e in result.evidence] == [1, 2, 3, 4, 5]
+
+
+def test_unresolved_text_about_the_question_gets_a_free_answer_other_unresolved_text_does_not(db):
+    from conftest import put
+    meeting_history(db)
+    put(db, "Someone said it might rain.", status="unresolved")
+    chose = FakeModel([" floor 5"])
+    assert cmc.ask(db, chose, QUESTION).answer == "floor 5"
+    assert [kind for kind, _ in chose.calls] == ["choose"]
+    put(db, "The weekly meeting may move again, maybe to the roof.", status="unresolved")
+    free = FakeModel([" the roof"])
+    assert cmc.ask(db, free, QUESTION).answer == "the roof"
+    assert [kind for kind, _ in free.calls] == ["complete"]
