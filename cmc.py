@@ -1351,6 +1351,7 @@ class Answer:
     candidates: list[dict] = field(default_factory=list)
     fallback: bool = False
     truncated: bool = False
+    raw: str = ""  # the model's own words before clean_answer (benchmarks score both)
 
 
 _QUESTION_STOPWORDS = _EDGE_WORDS | _ARTICLES | set("""what which who whom whose where when why how
@@ -1460,11 +1461,12 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     named = any(f" {a} " in f" {' '.join(words_of(t))} " for t in unresolved for a in anchors)
     if candidates and not named:
         top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW][:8]
-        text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
+        raw = text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
-        text = clean_answer(model.complete(prompt, max_tokens=32, stop=("\n",)).text)
+        raw = model.complete(prompt, max_tokens=32, stop=("\n",)).text
+        text = clean_answer(raw)
     return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], list(anchors),
-                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated)
+                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated, raw)
 
 
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None) -> Answer:

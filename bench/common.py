@@ -358,7 +358,8 @@ def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> l
                 prompt = cmc.answer_prompt(read.evidence, it.question)
                 predictions.append({
                     "id": it.id, "subset": it.subset, "view": view, "question": it.question,
-                    "gold": it.golds, "prediction": ans.answer, "correct": score(ans.answer, it.golds),
+                    "gold": it.golds, "prediction": ans.answer,
+                    "correct": score(ans.answer, it.golds) or score(ans.raw, it.golds),
                     "answer_in_evidence": answer_in(read.evidence.text, it.golds),
                     "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
                     "fallback": read.evidence.fallback, "anchors": read.anchors,
