@@ -898,7 +898,6 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                 before = now
             stats.by_model += 1
             stats.records += 1
-            stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
             results.append(ex)
             if on_record:
                 on_record(ex, stats)
@@ -1275,6 +1274,22 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
                  r["subject_text"], r["object_text"]) for r in rows]
 
 
+def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
+    """For every edge, the hops from an anchor to it, anchor first. An edge's parent is the first
+    edge one level up whose object is its subject."""
+    feeding: dict[tuple[str, int], Edge] = {}
+    for e in edges:
+        feeding.setdefault((e.object, e.depth), e)
+    paths = []
+    for e in edges:
+        path, hop = [], e
+        while hop is not None:  # depth falls by one per step, so this ends
+            path.append(hop)
+            hop = feeding.get((hop.subject, hop.depth - 1))
+        paths.append(path[::-1])
+    return paths
+
+
 # ── render ─────  subgraph -> numbered original records under the character budget
 
 EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
@@ -1394,18 +1409,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     one that gives the answer) matches no word of the question at all."""
     wanted = _content_words(question) - {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
-    parent: dict[int, Edge | None] = {}
-    for e in edges:
-        feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
-        parent[id(e)] = feeders[0] if feeders else None
     best: dict[str, dict] = {}
-    for e in edges:
-        path, hop = [], e
-        while hop is not None and len(path) <= MAX_HOPS:
-            path.append(hop)
-            hop = parent[id(hop)]
+    for e, path in zip(edges, hop_paths(edges)):
         covered, unexplained, last = set(), 0, set()
-        for hop in reversed(path):
+        for hop in path:
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
             hop_words = _content_words(said) | set(hop.relation.split("_"))
             last = {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
@@ -1552,23 +1559,6 @@ SELECT id, subject, subject_key, relation, object, object_key, serial FROM asser
 WHERE subject_key = :subject_key AND (:relation IS NULL OR relation = :relation) AND serial <= :upto
 ORDER BY relation, serial, id
 """
-
-
-def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
-    """For every edge, the hops from an anchor to it (the same parent rule as rank_candidates:
-    an edge one level up whose object is this edge's subject)."""
-    parent: dict[int, Edge | None] = {}
-    for e in edges:
-        feeders = [p for p in edges if p.object == e.subject and p.depth == e.depth - 1]
-        parent[id(e)] = feeders[0] if feeders else None
-    paths = []
-    for e in edges:
-        path, hop = [], e
-        while hop is not None:  # depth falls by one per step, so this ends
-            path.append(hop)
-            hop = parent[id(hop)]
-        paths.append(path[::-1])
-    return paths
 
 
 def explain(db: sqlite3.Connection, question: str, as_of: int | None = None) -> Explanation:
