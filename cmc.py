@@ -476,8 +476,13 @@ _EDGE_WORDS = set("""is are was were be been being am has have had do does did w
 should can could may might must of in on at to by for from with about into onto over under as
 than that which who whom whose and or but nor so if then also not no very just only now still
 already again there here this these those it its he she they we you i me my your his her our
-their him them us""".split())
+their him them us where when what why how""".split())
 
+
+_PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "by", "with", "about", "into", "onto",
+                 "over", "under", "as"}
+# Words that open a noun phrase: a modifier right after one belongs to the phrase.
+_PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our", "their", "its"}
 
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
 
@@ -498,22 +503,69 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     return not (named and plain)
 
 
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper() or token[:1].isdigit()
+
+
+def _possessive(token: str) -> bool:
+    return bool(re.search(r"\w['’]s?$", token))
+
+
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
-    values subject and object may take. The whole record is never a span."""
+    values subject and object may take. The whole record is never a span. A span keeps a noun
+    phrase whole: it does not cut a run of capitalised words ("Rogério Ceni", "Muay Thai"), nor
+    start inside a phrase opened by an article, possessive or preposition ("the sport of
+    association football": not "football")."""
     tokens = list(re.finditer(r"\S+", text))
-    words = [t.group().casefold() for t in tokens]
+    raw = [t.group() for t in tokens]
+    words = [t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw]
+    function = _EDGE_WORDS | _ARTICLES
     spans: dict[str, tuple[int, int]] = {}
-    # "the country of Japan", "the official language of Japan": a lowercase noun before "of" in a
-    # phrase opened by "the" names a kind of thing, not a thing; no span may contain it.
-    kinds = {k for k in range(len(words) - 1) if words[k + 1] == "of" and tokens[k].group()[0].islower()
-             and "the" in words[max(0, k - 3):k]}
+    # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
+    # nouns naming a kind of thing (between "the" and "of", or after a possessive), not a
+    # thing; no span may contain them.
+    kinds = set()
+    for k in range(len(words) - 1):
+        if words[k + 1] == "of" and raw[k][0].islower() and "the" in words[max(0, k - 3):k]:
+            j = k
+            while j >= 0 and raw[j][0].islower() and words[j] not in function:
+                kinds.add(j)
+                j -= 1
+        if _possessive(raw[k]) and raw[k + 1][0].islower() and words[k + 1] not in function:
+            kinds.add(k + 1)
+    joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
+    # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
+    # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
+    # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The
+    # Prime Minister of Sweden", where the name is Sweden)
+    linked = [False] * (len(raw) + 1)
+    for k in range(1, len(raw)):
+        linked[k] = (_capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
+                     and words[k - 1] not in function and words[k] not in function)
+    for k in range(1, len(raw) - 1):
+        if words[k] == "of" and joined[k - 1] and joined[k] and _capitalised(raw[k - 1]) and _capitalised(raw[k + 1]):
+            r = k - 1
+            while r > 0 and linked[r]:
+                r -= 1
+            if r >= 1 and (words[r - 1] in _PREPOSITIONS or (r >= 2 and words[r - 1] in _ARTICLES)):
+                linked[k] = linked[k + 1] = True
     for i in range(len(tokens)):
+        # a span starts at a phrase boundary: not inside a name, not after a modifier that
+        # itself follows "of"/"the"/"my" ("football" of "of association football")
+        if linked[i] or (i >= 2 and words[i - 1] not in function and joined[i - 1]
+                         and words[i - 2] in _PHRASE_OPENERS and words[i] not in function):
+            continue
         for j in range(i, min(len(tokens), i + max_words)):
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
-            if kinds & set(range(i, j + 1)):
+            if j in kinds:
                 break
+            # nor does it end inside a name ("Denis" of "Denis Sassou-Nguesso") or before the
+            # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
+            if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
+                                 and joined[j] and words[j] not in function and words[j + 1] not in function):
+                continue
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
                 if _entity_like(span, sentence_start=i == 0):
                     spans.setdefault(span, (i, j + 1))
@@ -1018,8 +1070,6 @@ def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
         recompute_edge(db, key["subject_key"], key["relation"])
 
 
-_PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "by", "with", "about", "into", "onto",
-                 "over", "under", "as"}
 
 
 def relation_signature(key: str) -> tuple[str, ...]:

@@ -8,6 +8,16 @@ lines whose true arguments are known: a line counts as right when one of its tri
 line's subject and object (compared as cmc entity keys). The true arguments come from the
 MQuAKE relation templates in the shared MQuAKE files ("{} is a citizen of" + object): that
 knowledge lives here, in the benchmark, never in cmc.
+
+--data PATH reads another file of the same format (e.g. the reworded copy bench/reworded.py
+builds) into its own database, extract_<length>_<model>_<tag>.db (tag: --tag, else the data
+file's folder name when the file is called Conflict_Resolution.json, else its stem). Its true
+arguments come from --gold (default: the sidecar <data stem>.gold.json beside the data file,
+when there is one; else the templates as above). With a sidecar the result also counts the lines
+whose subject and object were found in either order, and splits the lines by whether the
+rewording names the subject or the object first.
+
+    python bench/extraction.py --lengths 6k --data bench/out/reworded/Conflict_Resolution.json
 """
 import argparse
 import json
@@ -27,15 +37,15 @@ TEMPLATE_SOURCES = [DATA / "mquake-hard-deepedit" / "MQuAKE-hard.json",
                     DATA / "mquake-contradict-eureka" / "contradict.json"]
 
 
-def history_lines(length: str) -> list[str]:
-    for row in json.loads(FC.read_text()):
+def history_lines(length: str, data: Path = FC) -> list[str]:
+    for row in json.loads(Path(data).read_text()):
         if row["metadata"]["source"] == f"factconsolidation_mh_{length}":
             return [l.split(". ", 1)[1] for l in row["context"].split("\n")[1:] if l.strip()]
-    raise SystemExit(f"no history {length} in {FC}")
+    raise SystemExit(f"no history {length} in {data}")
 
 
-def templates() -> list[re.Pattern]:
-    """MQuAKE cloze templates ('{} is a citizen of') as regexes over a fact line."""
+def template_strings() -> list[str]:
+    """The MQuAKE cloze templates ('{} is a citizen of'), longest first."""
     found: set[str] = set()
 
     def walk(x):
@@ -50,27 +60,70 @@ def templates() -> list[re.Pattern]:
     for path in TEMPLATE_SOURCES:
         if path.exists():
             walk(json.loads(path.read_text()))
-    # longest first: the most specific template wins
-    return [re.compile("^" + re.escape(t).replace(r"\{\}", "(.+?)") + r" (.+)\.$")
-            for t in sorted(found, key=len, reverse=True)]
+    # longest first: the most specific template wins (ties in a fixed order)
+    return sorted(found, key=lambda t: (-len(t), t))
+
+
+def template_pattern(template: str) -> re.Pattern:
+    """A cloze template as a regex over a whole fact line: group 1 subject, group 2 object."""
+    return re.compile("^" + re.escape(template).replace(r"\{\}", "(.+?)") + r" (.+)\.$")
+
+
+def templates() -> list[re.Pattern]:
+    """MQuAKE cloze templates ('{} is a citizen of') as regexes over a fact line."""
+    return [template_pattern(t) for t in template_strings()]
+
+
+def explain(line: str, pats: list[tuple[str, re.Pattern]]) -> tuple[str, str, str] | None:
+    """(template, subject, object) of the first (most specific) template that explains line."""
+    for template, p in pats:
+        if m := p.match(line):
+            return template, m.group(1), m.group(2)
+    return None
 
 
 def gold_arguments(lines: list[str]) -> dict[int, tuple[str, str]]:
     """line index -> (subject, object) for lines a known template explains."""
-    pats, gold = templates(), {}
-    for i, line in enumerate(lines):
-        for p in pats:
-            if m := p.match(line):
-                gold[i] = (m.group(1), m.group(2))
-                break
-    return gold
+    pats = [(t, template_pattern(t)) for t in template_strings()]
+    return {i: (e[1], e[2]) for i, line in enumerate(lines) if (e := explain(line, pats))}
+
+
+def sidecar(data: Path) -> Path:
+    """Where bench/reworded.py writes the true arguments of a data file it built."""
+    return Path(data).with_name(Path(data).stem + ".gold.json")
+
+
+def sidecar_gold(path: Path, length: str, lines: list[str]) -> tuple[dict[int, tuple[str, str]], dict[int, str]]:
+    """line index -> (subject, object), and line index -> which argument the line names first
+    ('subject' / 'object'), from a bench/reworded.py sidecar. Refuses a sidecar of other lines."""
+    doc = json.loads(Path(path).read_text())
+    if length not in doc["histories"]:
+        raise SystemExit(f"no history {length} in {path}")
+    hist = doc["histories"][length]
+    if len(lines) > hist["lines"]:
+        raise SystemExit(f"{path} describes {hist['lines']} lines of {length}, the data has {len(lines)}")
+    gold, first = {}, {}
+    for g in hist["gold"]:
+        i = g["line"]
+        if i >= len(lines):  # --limit
+            continue
+        if lines[i] != g["text"]:
+            raise SystemExit(f"{path}: line {i} of {length} is {g['text']!r} there, {lines[i]!r} in the data")
+        gold[i], first[i] = (g["subject"], g["object"]), g["first"]
+    return gold, first
+
+
+def line_triples(db) -> dict[int, list[tuple[str, str]]]:
+    """serial -> the (subject key, object key) of each of its assertions."""
+    triples: dict[int, list[tuple[str, str]]] = {}
+    for serial, s, o in db.execute("SELECT serial, subject_key, object_key FROM assertions"):
+        triples.setdefault(serial, []).append((s, o))
+    return triples
 
 
 def accuracy(db, lines, gold) -> tuple[int, int, list[str]]:
     right, wrong = 0, []
-    triples: dict[int, list[tuple[str, str]]] = {}
-    for serial, s, o in db.execute("SELECT serial, subject_key, object_key FROM assertions"):
-        triples.setdefault(serial, []).append((s, o))
+    triples = line_triples(db)
     for i, (s, o) in gold.items():
         if (cmc.entity_key(s), cmc.entity_key(o)) in triples.get(i + 1, []):
             right += 1
@@ -79,9 +132,30 @@ def accuracy(db, lines, gold) -> tuple[int, int, list[str]]:
     return right, len(gold), wrong
 
 
-def run(length: str, model_path: str | None, batch: int, limit: int | None, out: Path) -> dict:
-    lines = history_lines(length)[:limit]
-    path = out / f"extract_{length}_{Path(model_path).stem if model_path else 'gemma'}.db"
+def by_order(db, gold, first) -> dict:
+    """Right lines (subject and object in the true direction) and lines whose two arguments were
+    found in either direction, overall and split by which argument the line names first."""
+    triples = line_triples(db)
+    out = {"correct_either_direction": 0}
+    for name in ("subject", "object"):
+        out[f"{name}_first"] = {"gold_lines": 0, "correct": 0, "correct_either_direction": 0}
+    for i, (s, o) in gold.items():
+        key = (cmc.entity_key(s), cmc.entity_key(o))
+        found = triples.get(i + 1, [])
+        row = out[f"{first[i]}_first"]
+        row["gold_lines"] += 1
+        row["correct"] += key in found
+        either = key in found or key[::-1] in found
+        row["correct_either_direction"] += either
+        out["correct_either_direction"] += either
+    return out
+
+
+def run(length: str, model_path: str | None, batch: int, limit: int | None, out: Path,
+        data: Path | None = None, gold_path: Path | None = None, tag: str | None = None) -> dict:
+    lines = history_lines(length, data or FC)[:limit]
+    suffix = f"_{tag}" if tag else ""
+    path = out / f"extract_{length}_{Path(model_path).stem if model_path else 'gemma'}{suffix}.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     db = cmc.open_db(path)
@@ -91,16 +165,25 @@ def run(length: str, model_path: str | None, batch: int, limit: int | None, out:
     stats = cmc.IngestStats()
     cmc.extract_pending(db, model, batch_size=batch, stats=stats)
     seconds = time.perf_counter() - started
-    right, total, wrong = accuracy(db, lines, gold_arguments(lines))
+    if gold_path:
+        gold, first = sidecar_gold(gold_path, length, lines)
+    else:
+        gold, first = gold_arguments(lines), None
+    right, total, wrong = accuracy(db, lines, gold)
     counts = dict(db.execute("SELECT status, count(*) FROM records GROUP BY status").fetchall())
     rules = dict(db.execute("SELECT status, count(*) FROM rules GROUP BY status").fetchall())
     random.Random(0).shuffle(wrong)
-    return {"length": length, "records": len(lines), "seconds": round(seconds, 1),
-            "model_calls": stats.model_calls, "by_model": stats.by_model, "by_rule": stats.by_rule,
-            "by_cache": stats.by_cache, "reviewed": stats.reviewed, "statuses": counts, "rules": rules,
-            "gold_lines": total, "correct": right, "accuracy": round(right / max(total, 1), 4),
-            "model": Path(model_path).name if model_path else "gemma-3-270m (embedded)",
-            "batch": batch, "wrong_examples": wrong[:15]}
+    result = {"length": length, "records": len(lines), "seconds": round(seconds, 1),
+              "model_calls": stats.model_calls, "by_model": stats.by_model, "by_rule": stats.by_rule,
+              "by_cache": stats.by_cache, "reviewed": stats.reviewed, "statuses": counts, "rules": rules,
+              "gold_lines": total, "correct": right, "accuracy": round(right / max(total, 1), 4),
+              "model": Path(model_path).name if model_path else "gemma-3-270m (embedded)",
+              "batch": batch, "wrong_examples": wrong[:15]}
+    if data is not None:
+        result.update(data=str(data), db=str(path), gold=str(gold_path) if gold_path else "templates")
+    if first is not None:
+        result.update(by_order(db, gold, first))
+    return result
 
 
 def main():
@@ -110,12 +193,29 @@ def main():
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--limit", type=int, default=None, help="first N lines of each history")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--data", type=Path, default=None,
+                    help="another Conflict_Resolution.json, e.g. bench/out/reworded/Conflict_Resolution.json "
+                         "(default: the shared copy)")
+    ap.add_argument("--gold", type=Path, default=None,
+                    help="true arguments from a bench/reworded.py sidecar (default with --data: "
+                         "<data stem>.gold.json beside it, if there is one)")
+    ap.add_argument("--tag", default=None, help="database name suffix for --data (default: derived from its path)")
     args = ap.parse_args()
     out = ROOT / "bench" / "out"
     out.mkdir(parents=True, exist_ok=True)
+    data, gold, tag = args.data, args.gold, args.tag
+    if data is not None:
+        if not data.exists():
+            raise SystemExit(f"no file {data}")
+        if data.resolve() == FC.resolve():
+            data = None  # the shared copy: exactly the default run
+        else:
+            tag = tag or (data.parent.name if data.stem == FC.stem else data.stem)
+            if gold is None and sidecar(data).exists():
+                gold = sidecar(data)
     results = []
     for length in args.lengths.split(","):
-        r = run(length, args.model, args.batch, args.limit, out)
+        r = run(length, args.model, args.batch, args.limit, out, data, gold, tag)
         results.append(r)
         print(json.dumps({k: v for k, v in r.items() if k != "wrong_examples"}), flush=True)
         for w in r["wrong_examples"][:8]:

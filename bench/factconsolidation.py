@@ -14,7 +14,8 @@ benchmark's substring exact match (raw and parsed output, the higher kept).
 --json writes {"results": [{"view", "subset", "n", "accuracy", "answer_in_evidence",
 "mean_input_tokens", "truncated"}], "model", "commit", ...}: one row per view and subset run,
 plus pooled rows "sh", "mh" and "all". Accuracy and answer_in_evidence are fractions. Per-question
-predictions go to --predictions (default bench/out/factconsolidation.predictions.jsonl).
+predictions go to --predictions (default factconsolidation.predictions.jsonl in --out-dir, so
+bench/out/ unless --out-dir says otherwise).
 """
 
 import argparse
@@ -87,12 +88,13 @@ def run(args, models: common.Models) -> dict:
     document = {"results": common.aggregate(predictions, groups), "model": reader.name,
                 "commit": common.commit(), "benchmark": "factconsolidation",
                 "command": shlex.join(["python", "bench/factconsolidation.py", *args.argv]),
-                "date": time.strftime("%Y-%m-%d"), "subsets": subsets, "limit": args.limit,
+                "date": time.strftime("%Y-%m-%d"), "data": common.shown(args.data),
+                "subsets": subsets, "limit": args.limit,
                 "views": views, "extraction": extraction,
                 "read_seconds": round(time.monotonic() - start, 1),
                 "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
-    common.write_outputs(Path(args.json) if args.json else None, Path(args.predictions),
-                         document, predictions)
+    predictions_path = Path(args.predictions) if args.predictions else out / "factconsolidation.predictions.jsonl"
+    common.write_outputs(Path(args.json) if args.json else None, predictions_path, document, predictions)
     return document
 
 
@@ -107,8 +109,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
     p.add_argument("--limit", type=int, help="only the first N questions of each subset")
     p.add_argument("--json", help="write the results JSON here")
-    p.add_argument("--predictions", default=str(common.OUT / "factconsolidation.predictions.jsonl"),
-                   help="per-question predictions (JSON lines)")
+    p.add_argument("--predictions", help="per-question predictions (JSON lines; default: "
+                   "factconsolidation.predictions.jsonl in --out-dir)")
     p.add_argument("--out-dir", default=str(common.OUT), help="where the per-length databases live")
     return p
 

@@ -13,9 +13,11 @@ import cmc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import common  # noqa: E402
+import extraction  # noqa: E402
 import factconsolidation  # noqa: E402
 import memstream  # noqa: E402
 import results  # noqa: E402
+import reworded  # noqa: E402
 
 # Book X's author, Alice's citizenship and Spain's continent all change; the multi-hop answer
 # needs the new author's record, then Spain's newest record.
@@ -215,3 +217,69 @@ def test_results_chart(fc_run, tmp_path):
     results.main(["--fc", str(fc_run[1]), "--memstream", str(tmp_path / "none.json"), "--out", str(page)])
     assert (tmp_path / "docs" / results.CHART).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"]({results.CHART})" in page.read_text()
+
+
+@pytest.fixture
+def reworded_run(tmp_path, monkeypatch):
+    """FACTS as a FactConsolidation file, one line no template explains, and the MQuAKE prompts
+    of two of its relations (the shared MQuAKE files are not read)."""
+    prompts = tmp_path / "mquake.json"
+    prompts.write_text(json.dumps([{"requested_rewrite": [{"prompt": "{} is a citizen of"},
+                                                          {"prompt": "The author of {} is"}]}]))
+    monkeypatch.setattr(extraction, "TEMPLATE_SOURCES", [prompts])
+    facts = [f[0] for f in FACTS] + ["Alice Smith speaks the language of French."]
+    context = "Here is a list of facts:\n" + "".join(f"{i}. {f}\n" for i, f in enumerate(facts))
+    rows = [{"context": context, "questions": [MH], "answers": [["Africa"]],
+             "metadata": {"source": f"factconsolidation_{hop}_6k"}} for hop in ("mh", "sh")]
+    data, out = tmp_path / "fc.json", tmp_path / "reworded" / "Conflict_Resolution.json"
+    data.write_text(json.dumps(rows))
+    doc = reworded.main(["build", "--data", str(data), "--out", str(out)])
+    return facts, rows, out, doc
+
+
+def test_reworded_build_keeps_arguments_and_changes_wording(reworded_run):
+    facts, rows, out, doc = reworded_run
+    new_rows = json.loads(out.read_text())
+    assert [{k: v for k, v in r.items() if k != "context"} for r in new_rows] == \
+        [{k: v for k, v in r.items() if k != "context"} for r in rows]
+    assert new_rows[0]["context"] == new_rows[1]["context"]
+    new = factconsolidation.fact_lines(new_rows[0]["context"])
+    assert len(new) == len(facts) and new_rows[0]["context"].count("\n") == rows[0]["context"].count("\n")
+    gold = {g["line"]: g for g in doc["histories"]["6k"]["gold"]}
+    explained = {i: (f[1], f[3]) for i, f in enumerate(FACTS) if f[2] in ("author", "citizen_of")}
+    assert {i: (g["subject"], g["object"]) for i, g in gold.items()} == explained
+    for i, line in enumerate(facts):
+        if i in gold:
+            assert new[i] != line and new[i] == gold[i]["text"]
+            assert gold[i]["subject"] in new[i] and gold[i]["object"] in new[i]  # verbatim
+            assert extraction.explain(new[i], [(t, extraction.template_pattern(t))
+                                               for t in extraction.template_strings()]) is None
+        else:
+            assert new[i] == line
+    assert new[0] == "Book X was written by Alice Smith."
+    assert doc["histories"]["6k"] | {"gold": None} == {"lines": 9, "reworded": 5, "unreworded": 4, "gold": None}
+    assert doc["templates_used"] == {"{} is a citizen of": 3, "The author of {} is": 2}
+    assert extraction.sidecar(out).exists() and extraction.history_lines("6k", out) == new
+
+
+def test_reworded_gold_scores_a_hand_built_extraction(reworded_run, tmp_path):
+    facts, _, out, doc = reworded_run
+    lines = extraction.history_lines("6k", out)
+    gold, first = extraction.sidecar_gold(extraction.sidecar(out), "6k", lines)
+    db = cmc.open_db(tmp_path / "x.db")
+    # every explained line read right, except line 1 read backwards (object, subject)
+    triples = {g["text"]: (g["subject"], "r", g["object"]) for g in doc["histories"]["6k"]["gold"]}
+    triples[lines[1]] = (gold[1][1], "r", gold[1][0])
+    extract_by_hand(db, lines, "fc:6k:", triples.get)
+    assert extraction.accuracy(db, lines, gold)[:2] == (4, 5)
+    scored = extraction.by_order(db, gold, first)
+    assert scored["correct_either_direction"] == 5
+    assert scored["subject_first"]["gold_lines"] + scored["object_first"]["gold_lines"] == 5
+    with pytest.raises(SystemExit):  # a sidecar of other lines is refused
+        extraction.sidecar_gold(extraction.sidecar(out), "6k", ["x"] * len(lines))
+
+
+def test_reworded_refuses_a_template_without_rewording(reworded_run, monkeypatch, tmp_path):
+    monkeypatch.delitem(reworded.REWORDINGS, "The author of {} is")
+    with pytest.raises(SystemExit, match="no rewording"):
+        reworded.build(tmp_path / "fc.json", tmp_path / "again.json")

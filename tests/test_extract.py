@@ -30,9 +30,10 @@ def test_subject_and_object_are_chosen_among_literal_spans(db):
     model = FakeModel([facts_reply(("Gabe Newell", "founder_of", "Valve"))])
     (ex,) = cmc.extract_pending(db, model)
     assert ex.triples == [cmc.Triple("Gabe Newell", "founder_of", "Valve")]
-    span_choices = [opts for kind, opts in model.calls if kind == "choose" and 'Gabe"' in opts]
+    span_choices = [opts for kind, opts in model.calls if kind == "choose" and 'Gabe Newell"' in opts]
     assert span_choices, "the subject must be chosen among spans"
-    assert 'Gabe Newell"' in span_choices[0] and 'Valve"' in span_choices[0]
+    assert 'Valve"' in span_choices[0]
+    assert 'Gabe"' not in span_choices[0], "a span never ends inside a name"
     assert not any("Room" in o for o in span_choices[0])
     objects = [opts for kind, opts in model.calls if kind == "choose" and 'Valve"' in opts][-1]
     assert not any("Gabe" in o or "Newell" in o for o in objects), "object overlaps the subject"
@@ -110,3 +111,20 @@ def test_extract_prompt_renders_with_its_variables():
     prompt = cmc.extraction_prompt(["X is Y.", "Z is W."], ["a", "b"], [' {"status": "no_fact", "triples": []}'])
     assert prompt.endswith('Record: X is Y.\nJSON: {"status": "no_fact", "triples": []}\n\nRecord: Z is W.\nJSON:')
     assert "Known relations: a, b" in prompt
+
+
+def test_spans_keep_names_and_noun_phrases_whole():
+    def spans(text):
+        return {s for s, _, _ in cmc.record_spans(text)}
+    assert {"Muay Thai", "quarterback"} <= spans("quarterback is associated with the sport of Muay Thai.")
+    assert not {"Muay", "Thai"} & spans("quarterback is associated with the sport of Muay Thai.")
+    assert "Ceni" not in spans("Rogério Ceni plays the position of goalkeeper.")
+    assert "Denis" not in spans("The chairperson of Congolese Party of Labour is Denis Sassou-Nguesso.")
+    assert "Labour" not in spans("The chairperson of Congolese Party of Labour is Denis Sassou-Nguesso.")
+    assert "Sweden" in spans("The Prime Minister of Sweden is Stefan Löfven."), "the name after the office"
+    assert "wide receiver" in spans("Hines Ward plays the position of wide receiver.")
+    assert not {"wide", "receiver"} & spans("Hines Ward plays the position of wide receiver.")
+    assert "football" not in spans("Alta IF is associated with the sport of association football.")
+    assert not {"child", "Aristotle's child"} & spans("Aristotle's child is Nicomachus.")
+    assert {"Room B", "floor 5"} <= spans("Room B is on floor 5.")
+    assert {"Ana", "chess"} <= spans("Ana plays chess."), "a verb is not a modifier"

@@ -66,7 +66,7 @@ def test_another_name_for_the_same_form_takes_the_rules_name(db):
 def test_a_record_the_rule_reads_otherwise_goes_back_to_the_model(db):
     add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
     model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
-                       facts_reply(("Chen", "works_at", "Globex")),     # the model cuts the name
+                       facts_reply(("works", "works_at", "Globex")),    # the model takes the verb
                        facts_reply(("Bo Chen", "works_at", "Globex"))])  # review: the rule's reading
     stats = cmc.IngestStats()
     cmc.extract_pending(db, model, stats=stats)
@@ -81,8 +81,8 @@ def test_a_record_the_rule_reads_otherwise_goes_back_to_the_model(db):
 def test_a_model_that_keeps_its_reading_votes_against_the_rule(db):
     add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
     model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
-                       facts_reply(("Chen", "works_at", "Globex")),
-                       facts_reply(("Chen", "works_at", "Globex"))])  # review: keeps its own
+                       facts_reply(("works", "works_at", "Globex")),
+                       facts_reply(("works", "works_at", "Globex"))])  # review: keeps its own
     cmc.extract_pending(db, model)
     votes = [tuple(r) for r in db.execute("SELECT serial, agree FROM rule_evidence WHERE rule_id = 1 ORDER BY serial")]
     assert votes == [(1, 1), (2, 0)]
