@@ -532,7 +532,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             while j >= 0 and raw[j][0].islower() and words[j] not in function:
                 kinds.add(j)
                 j -= 1
-        if _possessive(raw[k]) and raw[k + 1][0].islower() and words[k + 1] not in function:
+        if _possessive(raw[k]) and (raw[k + 1][0].islower() or raw[k + 1].rstrip(".,;:").isupper()) \
+                and words[k + 1] not in function:  # "Aristotle's child", "Boeing's CEO"
             kinds.add(k + 1)
     joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
@@ -541,7 +542,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     # Prime Minister of Sweden", where the name is Sweden)
     linked = [False] * (len(raw) + 1)
     for k in range(1, len(raw)):
-        linked[k] = (_capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
+        linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
                      and words[k - 1] not in function and words[k] not in function)
     for k in range(1, len(raw) - 1):
         if words[k] == "of" and joined[k - 1] and joined[k] and _capitalised(raw[k - 1]) and _capitalised(raw[k + 1]):
@@ -643,6 +644,13 @@ def extraction_prompt(texts: Sequence[str], catalogue: Sequence[str], replies: S
         records=done + f"Record: {texts[len(replies)]}\nJSON:").rstrip()
 
 
+# "X is the capital of Y", "X was the city where Y was born": a copula and a definite noun
+# phrase closed by "of" or a relative word say what X is to Y, so Y is the subject. ("X is a
+# citizen of Y" is not: an indefinite noun says what X is, and X stays the subject.)
+_DESCRIBES_LATER = re.compile(r"\s+(?:is|was|are|were)\s+the\s+(?:[^\s,;]+\s+){1,4}?"
+                              r"(?:of|where|in which|that|which|who|whom)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -667,6 +675,8 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
+        if _DESCRIBES_LATER.fullmatch(text[text.index(s) + len(s):text.index(o)]):
+            s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         triples.append(Triple(s, r, o))
     if not triples:
         return Extraction(serial, "unresolved", reason="status facts without triples")
@@ -1236,9 +1246,14 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
     match is dropped (longest match wins)."""
     words = words_of(question)
     longest = db.execute(MAX_ANCHOR_WORDS).fetchone()[0]
+    # A span of question words only ("who", "what is") names nothing, unless the question
+    # capitalises it past its first word ("When did The Who form?").
+    named = {w for t in question.split()[1:] if t[:1].isupper() for w in words_of(t)}
     spans: dict[str, list[tuple[int, int]]] = {}
     for i in range(len(words)):
         for j in range(i + 1, min(len(words), i + longest) + 1):
+            if all(w in _QUESTION_STOPWORDS and w not in named for w in words[i:j]):
+                continue
             spans.setdefault(" ".join(words[i:j]), []).append((i, j))
     if not spans:
         return []
@@ -1453,7 +1468,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                     texts: dict[int, str]) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
-    subject each describes, or its relation names), - half a point for each unexplained question
+    subject each describes; not in the relation names a small extractor gives, which it often
+    takes from the object: "country" for "located in the continent of"), - half a point for each unexplained question
     word not matched by an unexplained hop (a hop that adds no question word stands for a question
     word worded differently, "married" for "spouse"), - 0.1 per hop, - 1 when the last hop (the
     one that gives the answer) matches no word of the question at all."""
@@ -1464,12 +1480,13 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         covered, unexplained, last = set(), 0, set()
         for hop in path:
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
-            hop_words = _content_words(said) | set(hop.relation.split("_"))
+            hop_words = _content_words(said)
             last = {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
             new = last - covered
             covered |= new
             unexplained += not new
-        score = (len(covered) - 0.5 * abs(len(wanted - covered - {kind}) - unexplained) - 0.1 * len(path)
+        left = len(wanted - covered - {kind})
+        score = (len(covered) - 0.5 * abs(left - unexplained) - 0.1 * len(path)
                  - (0 if last else 1))  # the hop that gives the answer must answer part of the question
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth}
         key = entity_key(e.object_text)

@@ -21,6 +21,7 @@ rewording names the subject or the object first.
 """
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -93,24 +94,32 @@ def sidecar(data: Path) -> Path:
     return Path(data).with_name(Path(data).stem + ".gold.json")
 
 
-def sidecar_gold(path: Path, length: str, lines: list[str]) -> tuple[dict[int, tuple[str, str]], dict[int, str]]:
-    """line index -> (subject, object), and line index -> which argument the line names first
-    ('subject' / 'object'), from a bench/reworded.py sidecar. Refuses a sidecar of other lines."""
+def sidecar_gold(path: Path, length: str, lines: list[str]) -> tuple[dict[int, tuple[str, str]], dict[int, str],
+                                                                   dict[int, str]]:
+    """line index -> (subject, object), line index -> which argument the line names first
+    ('subject' / 'object'), and line index -> the MQuAKE template the line was reworded from,
+    from a bench/reworded.py sidecar. Refuses a sidecar of other lines."""
     doc = json.loads(Path(path).read_text())
     if length not in doc["histories"]:
         raise SystemExit(f"no history {length} in {path}")
     hist = doc["histories"][length]
     if len(lines) > hist["lines"]:
         raise SystemExit(f"{path} describes {hist['lines']} lines of {length}, the data has {len(lines)}")
-    gold, first = {}, {}
+    gold, first, template = {}, {}, {}
     for g in hist["gold"]:
         i = g["line"]
         if i >= len(lines):  # --limit
             continue
         if lines[i] != g["text"]:
             raise SystemExit(f"{path}: line {i} of {length} is {g['text']!r} there, {lines[i]!r} in the data")
-        gold[i], first[i] = (g["subject"], g["object"]), g["first"]
-    return gold, first
+        gold[i], first[i], template[i] = (g["subject"], g["object"]), g["first"], g["template"]
+    return gold, first, template
+
+
+def shown(path: Path) -> str:
+    """A path relative to the repository when inside or beside it, as bench/common.py records them."""
+    path = Path(path).resolve()
+    return os.path.relpath(path, ROOT) if path.is_relative_to(ROOT.parent) else str(path)
 
 
 def line_triples(db) -> dict[int, list[tuple[str, str]]]:
@@ -132,22 +141,29 @@ def accuracy(db, lines, gold) -> tuple[int, int, list[str]]:
     return right, len(gold), wrong
 
 
-def by_order(db, gold, first) -> dict:
+def breakdown(db, gold, first, template=None) -> dict:
     """Right lines (subject and object in the true direction) and lines whose two arguments were
-    found in either direction, overall and split by which argument the line names first."""
+    found in either direction, overall, split by which argument the line names first, and (given
+    line index -> template) per template as [gold lines, right, right in either direction]."""
     triples = line_triples(db)
     out = {"correct_either_direction": 0}
     for name in ("subject", "object"):
         out[f"{name}_first"] = {"gold_lines": 0, "correct": 0, "correct_either_direction": 0}
+    per: dict[str, list[int]] = {}
     for i, (s, o) in gold.items():
         key = (cmc.entity_key(s), cmc.entity_key(o))
         found = triples.get(i + 1, [])
+        right, either = key in found, key in found or key[::-1] in found
         row = out[f"{first[i]}_first"]
         row["gold_lines"] += 1
-        row["correct"] += key in found
-        either = key in found or key[::-1] in found
+        row["correct"] += right
         row["correct_either_direction"] += either
         out["correct_either_direction"] += either
+        if template:
+            counts = per.setdefault(template[i], [0, 0, 0])
+            counts[0], counts[1], counts[2] = counts[0] + 1, counts[1] + right, counts[2] + either
+    if template:
+        out["by_template"] = dict(sorted(per.items(), key=lambda kv: (kv[1][1] / kv[1][0], -kv[1][0])))
     return out
 
 
@@ -166,9 +182,9 @@ def run(length: str, model_path: str | None, batch: int, limit: int | None, out:
     cmc.extract_pending(db, model, batch_size=batch, stats=stats)
     seconds = time.perf_counter() - started
     if gold_path:
-        gold, first = sidecar_gold(gold_path, length, lines)
+        gold, first, template = sidecar_gold(gold_path, length, lines)
     else:
-        gold, first = gold_arguments(lines), None
+        gold, first, template = gold_arguments(lines), None, None
     right, total, wrong = accuracy(db, lines, gold)
     counts = dict(db.execute("SELECT status, count(*) FROM records GROUP BY status").fetchall())
     rules = dict(db.execute("SELECT status, count(*) FROM rules GROUP BY status").fetchall())
@@ -180,9 +196,9 @@ def run(length: str, model_path: str | None, batch: int, limit: int | None, out:
               "model": Path(model_path).name if model_path else "gemma-3-270m (embedded)",
               "batch": batch, "wrong_examples": wrong[:15]}
     if data is not None:
-        result.update(data=str(data), db=str(path), gold=str(gold_path) if gold_path else "templates")
+        result.update(data=shown(data), db=shown(path), gold=shown(gold_path) if gold_path else "templates")
     if first is not None:
-        result.update(by_order(db, gold, first))
+        result.update(breakdown(db, gold, first, template))
     return result
 
 
@@ -217,7 +233,9 @@ def main():
     for length in args.lengths.split(","):
         r = run(length, args.model, args.batch, args.limit, out, data, gold, tag)
         results.append(r)
-        print(json.dumps({k: v for k, v in r.items() if k != "wrong_examples"}), flush=True)
+        print(json.dumps({k: v for k, v in r.items() if k not in ("wrong_examples", "by_template")}), flush=True)
+        for template, (n, right, either) in r.get("by_template", {}).items():
+            print(f"   {right:>4} / {n:<4} right, {either:>4} either direction: {template}")
         for w in r["wrong_examples"][:8]:
             print("   wrong:", w)
     if args.json:

@@ -40,3 +40,10 @@ def test_fts5_syntax_in_questions_is_harmless(db, question):
 
 def test_no_entities_no_anchors(db):
     assert cmc.anchor(db, "Anything at all?") == []
+
+
+def test_question_words_do_not_anchor_unless_written_as_a_name(db):
+    put(db, "The Who was founded in London.", ("The Who", "founded_in", "London"))
+    put(db, "Ana lives in Porto.", ("Ana", "lives_in", "Porto"))
+    assert cmc.anchor(db, "Who is the person where Ana lives?") == ["ana"]
+    assert cmc.anchor(db, "Where was The Who founded?") == ["who"]

@@ -265,16 +265,17 @@ def test_reworded_build_keeps_arguments_and_changes_wording(reworded_run):
 def test_reworded_gold_scores_a_hand_built_extraction(reworded_run, tmp_path):
     facts, _, out, doc = reworded_run
     lines = extraction.history_lines("6k", out)
-    gold, first = extraction.sidecar_gold(extraction.sidecar(out), "6k", lines)
+    gold, first, template = extraction.sidecar_gold(extraction.sidecar(out), "6k", lines)
     db = cmc.open_db(tmp_path / "x.db")
     # every explained line read right, except line 1 read backwards (object, subject)
     triples = {g["text"]: (g["subject"], "r", g["object"]) for g in doc["histories"]["6k"]["gold"]}
     triples[lines[1]] = (gold[1][1], "r", gold[1][0])
     extract_by_hand(db, lines, "fc:6k:", triples.get)
     assert extraction.accuracy(db, lines, gold)[:2] == (4, 5)
-    scored = extraction.by_order(db, gold, first)
+    scored = extraction.breakdown(db, gold, first, template)
     assert scored["correct_either_direction"] == 5
     assert scored["subject_first"]["gold_lines"] + scored["object_first"]["gold_lines"] == 5
+    assert scored["by_template"] == {"{} is a citizen of": [3, 2, 3], "The author of {} is": [2, 2, 2]}
     with pytest.raises(SystemExit):  # a sidecar of other lines is refused
         extraction.sidecar_gold(extraction.sidecar(out), "6k", ["x"] * len(lines))
 

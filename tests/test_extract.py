@@ -128,3 +128,14 @@ def test_spans_keep_names_and_noun_phrases_whole():
     assert not {"child", "Aristotle's child"} & spans("Aristotle's child is Nicomachus.")
     assert {"Room B", "floor 5"} <= spans("Room B is on floor 5.")
     assert {"Ana", "chess"} <= spans("Ana plays chess."), "a verb is not a modifier"
+
+
+@pytest.mark.parametrize("text, subject, obj", [
+    ("Berlin is the capital city of Germany.", "Germany", "Berlin"),       # says what Berlin is to Germany
+    ("Italy is the country where pizza was created.", "pizza", "Italy"),
+    ("The capital of Germany is Berlin.", "Germany", "Berlin"),
+    ("Tom is a citizen of France.", "Tom", "France"),                       # an indefinite noun: Tom stays
+])
+def test_a_definite_description_of_the_later_name_makes_it_the_subject(text, subject, obj):
+    reply = json.dumps({"status": "facts", "triples": [{"subject": obj, "relation": "r", "object": subject}]})
+    assert cmc.validate_extraction(1, text, reply).triples == [cmc.Triple(subject, "r", obj)]
