@@ -139,3 +139,18 @@ def test_spans_keep_names_and_noun_phrases_whole():
 def test_a_definite_description_of_the_later_name_makes_it_the_subject(text, subject, obj):
     reply = json.dumps({"status": "facts", "triples": [{"subject": obj, "relation": "r", "object": subject}]})
     assert cmc.validate_extraction(1, text, reply).triples == [cmc.Triple(subject, "r", obj)]
+
+
+def test_a_known_name_is_not_run_on_into_lowercase_words(db):
+    stored(db, "Bengaluru is in India.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Bengaluru", "in", "India"))]))
+    stored(db, "Bengaluru lies on the continent of Asia.")
+    model = FakeModel([facts_reply(("Bengaluru", "continent", "Asia"))])
+    cmc.extract_pending(db, model)
+    subjects = [opts for kind, opts in model.calls if kind == "choose" and 'Bengaluru"' in opts][0]
+    assert 'Bengaluru lies"' not in subjects
+    assert 'Bengaluru lies"' in [_json(s) + '"' for s, _, _ in cmc.record_spans("Bengaluru lies on the continent of Asia.")]
+
+
+def _json(s):
+    return json.dumps(s, ensure_ascii=False)[1:-1]

@@ -4,6 +4,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import cmc
 
@@ -150,3 +152,8 @@ def test_huge_record_is_refused_and_nothing_is_stored(db, text, message):
     with pytest.raises(cmc.CmcError, match=message):
         cmc.add_records(db, [("fine record", "t"), (text, "t")])
     assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 0
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_the_ascii_fast_path_finds_the_same_words(text):
+    assert cmc.words_of(text) == cmc._words_of_any(text)
