@@ -85,7 +85,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -104,6 +104,9 @@ CREATE INDEX rule_evidence_by_serial ON rule_evidence (serial);
     3: """
 CREATE TABLE forgotten (serial INTEGER PRIMARY KEY, forgotten_at TEXT NOT NULL);
 CREATE INDEX entities_by_words ON entities (words);
+""",
+    4: """
+CREATE INDEX current_edges_by_object ON current_edges (object_key);
 """,
 }
 
@@ -1270,11 +1273,9 @@ SELECT key FROM entities WHERE id IN (SELECT rowid FROM entities_fts WHERE entit
 """
 
 
-def anchor(db: sqlite3.Connection, question: str) -> list[str]:
-    """Subject keys that occur as whole word spans of the question; a match inside a longer
-    match is dropped (longest match wins)."""
+def _question_spans(question: str, longest: int) -> dict[str, list[tuple[int, int]]]:
+    """Every run of up to `longest` question words, as a key, with where it occurs."""
     words = words_of(question)
-    longest = db.execute(MAX_ANCHOR_WORDS).fetchone()[0]
     # A span of question words only ("who", "what is") names nothing, unless the question
     # capitalises it past its first word ("When did The Who form?").
     named = {w for t in question.split()[1:] if t[:1].isupper() for w in words_of(t)}
@@ -1284,6 +1285,26 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
             if all(w in _QUESTION_STOPWORDS and w not in named for w in words[i:j]):
                 continue
             spans.setdefault(" ".join(words[i:j]), []).append((i, j))
+    return spans
+
+
+def _longest_matches(found: Sequence[str], spans: dict[str, list[tuple[int, int]]],
+                     taken: Sequence[str] = ()) -> list[str]:
+    """found, less every key whose every occurrence lies inside a longer found (or taken) key's."""
+    keep = []
+    for key in found:
+        inside = all(any(a <= i and j <= b and ((b - a) > (j - i) or other in taken)
+                         for other in [*found, *taken] if other != key for a, b in spans[other])
+                     for i, j in spans[key])
+        if not inside:
+            keep.append(key)
+    return sorted(keep, key=lambda k: spans[k][0])
+
+
+def anchor(db: sqlite3.Connection, question: str) -> list[str]:
+    """Subject keys that occur as whole word spans of the question; a match inside a longer
+    match is dropped (longest match wins)."""
+    spans = _question_spans(question, db.execute(MAX_ANCHOR_WORDS).fetchone()[0])
     if not spans:
         return []
     # Each subject is indexed as one FTS5 token ("room_b"), so every term of the query is an
@@ -1291,22 +1312,40 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
     # FTS5 syntax from the question gets through; the set check below confirms equality.
     query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
     hits = {r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query})}
-    found = [s for s in spans if s in hits]
-    keep = []
-    for key in found:
-        inside = all(any(a <= i and j <= b and (b - a) > (j - i)
-                         for other in found for a, b in spans[other])
-                     for i, j in spans[key])
-        if not inside:
-            keep.append(key)
-    return sorted(keep, key=lambda k: spans[k][0])
+    return _longest_matches([s for s in spans if s in hits], spans)
+
+
+OBJECT_SPAN_WORDS = 12
+OBJECT_ANCHORS = """
+SELECT DISTINCT object_key FROM current_edges WHERE object_key IN (SELECT value FROM json_each(:spans))
+"""
+OBJECT_ANCHORS_AS_OF = f"""
+SELECT DISTINCT object_key FROM ({EDGES_AS_OF}) WHERE object_key IN (SELECT value FROM json_each(:spans))
+"""
+
+
+def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str],
+                   as_of: int | None = None) -> list[str]:
+    """Values of current facts that the question names where it names no subject: "Who employs
+    Dave Filoni?" when the memory only says "Lucasfilm employs Dave Filoni." The walk reaches
+    their facts backwards (traverse's `objects`). Whole spans, longest match, never inside or
+    over a subject anchor."""
+    spans = _question_spans(question, OBJECT_SPAN_WORDS)
+    if not spans:
+        return []
+    query = OBJECT_ANCHORS if as_of is None else OBJECT_ANCHORS_AS_OF
+    hits = {r[0] for r in db.execute(query, {"spans": json.dumps(list(spans)), "as_of": as_of})}
+    taken = [a for a in anchors if a in spans]
+    found = [s for s in spans if s in hits and s not in taken
+             and not any(a <= i < b or i <= a < j for t in taken for a, b in spans[t] for i, j in spans[s])]
+    return _longest_matches(found, spans, taken)
 
 
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
 
 TRAVERSE = """
 WITH RECURSIVE walk(subject_key, depth) AS (
-    SELECT value, 0 FROM json_each(:anchors)
+    SELECT value ->> 0, value ->> 1 FROM json_each(:starts)   -- [key, depth] pairs
     UNION
     SELECT e.object_key, w.depth + 1
     FROM walk AS w JOIN current_edges AS e ON e.subject_key = w.subject_key
@@ -1324,7 +1363,7 @@ ORDER BY depth, e.serial
 TRAVERSE_AS_OF = f"""
 WITH RECURSIVE edges AS ({EDGES_AS_OF}),
 walk(subject_key, depth) AS (
-    SELECT value, 0 FROM json_each(:anchors)
+    SELECT value ->> 0, value ->> 1 FROM json_each(:starts)
     UNION
     SELECT e.object_key, w.depth + 1
     FROM walk AS w JOIN edges AS e ON e.subject_key = w.subject_key
@@ -1349,23 +1388,51 @@ class Edge:
     depth: int
     subject_text: str = ""  # surface forms, as written in the record
     object_text: str = ""
+    reverse: bool = False  # read backwards: the record's object is this edge's subject
 
     def public(self) -> dict:
-        return {"subject": self.subject, "relation": self.relation, "object": self.object,
-                "serial": self.serial, "depth": self.depth}
+        out = {"subject": self.subject, "relation": self.relation, "object": self.object,
+               "serial": self.serial, "depth": self.depth}
+        return {**out, "reverse": True} if self.reverse else out
 
+
+
+# Facts whose value is a name the question gives, newest first; read backwards they are the
+# first hop of a walk from that name. Capped: a value like a country is the value of thousands.
+INCOMING = """
+SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_text, a.object AS object_text
+FROM current_edges AS e JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.object_key = :key ORDER BY e.serial DESC LIMIT :cap
+"""
+INCOMING_AS_OF = f"""
+SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_text, a.object AS object_text
+FROM ({EDGES_AS_OF}) AS e JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.object_key = :key ORDER BY e.serial DESC LIMIT :cap
+"""
+INCOMING_CAP = 8
 
 
 def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS,
-             as_of: int | None = None) -> list[Edge]:
+             as_of: int | None = None, objects: Sequence[str] = ()) -> list[Edge]:
     """Every current edge reachable from the anchors within max_hops, at its shortest depth.
     UNION keeps (subject, depth) pairs distinct and the depth bound ends the recursion, so
     cycles are safe; GROUP BY dedupes each (subject, relation). With as_of, the graph as it
-    stood after that record."""
+    stood after that record. `objects` are names the question gives as values of facts: their
+    newest facts are read backwards as first hops (Edge.reverse), and the walk goes on from
+    their subjects."""
+    backwards = []
+    for key in objects:
+        for r in db.execute(INCOMING if as_of is None else INCOMING_AS_OF,
+                            {"key": key, "cap": INCOMING_CAP, "as_of": as_of}):
+            backwards.append(Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], 0,
+                                  r["object_text"], r["subject_text"], reverse=True))
+    starts = [[a, 0] for a in anchors] + [[e.object, 1] for e in backwards]
     rows = db.execute(TRAVERSE if as_of is None else TRAVERSE_AS_OF,
-                      {"anchors": json.dumps(list(anchors)), "max_hops": max_hops, "as_of": as_of}).fetchall()
-    return [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
-                 r["subject_text"], r["object_text"]) for r in rows]
+                      {"starts": json.dumps(starts), "max_hops": max_hops, "as_of": as_of}).fetchall()
+    seen = {(e.serial, e.relation) for e in backwards}  # a fact read backwards is not read again
+    return backwards + [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
+                             r["subject_text"], r["object_text"])
+                        for r in rows if (r["serial"], r["relation"]) not in seen]
 
 
 def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
@@ -1472,10 +1539,25 @@ def _content_words(text: str) -> set[str]:
     return {w for w in words_of(text) if w not in _QUESTION_STOPWORDS}
 
 
+# English derivation a suffix rule cannot undo: the noun of a verb of being born or dying.
+_IRREGULAR_STEMS = {"born": "birth", "died": "death", "dies": "death", "die": "death", "dead": "death"}
+_SUFFIXES = ("ings", "ing", "ers", "er", "ed", "ors", "or", "ions", "ion", "es", "s")
+
+
+def _stem(word: str) -> str:
+    if word in _IRREGULAR_STEMS:
+        return _IRREGULAR_STEMS[word]
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)]
+    return word
+
+
 def _same_word(a: str, b: str) -> bool:
-    """Equal but for a plural or verb -s, or sharing a stem of five letters or more
-    ("citizen" / "citizenship")."""
-    a, b = a.removesuffix("s"), b.removesuffix("s")
+    """Equal but for an English inflection or derivation suffix ("worked" / "work", "founder" /
+    "founded", "born" / "birth"), or sharing a stem of five letters or more ("citizen" /
+    "citizenship")."""
+    a, b = _stem(a), _stem(b)
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
                       and (a.startswith(b) or b.startswith(a) or a[:6] == b[:6]))
 
@@ -1544,8 +1626,9 @@ def select_evidence(db: sqlite3.Connection, question: str,
     anchors = anchor(db, question)
     if as_of is not None:
         anchors = [k for k in anchors if db.execute(KNOWN_AS_OF, {"key": k, "as_of": as_of}).fetchone()[0]]
-    edges = traverse(db, anchors, as_of=as_of) if anchors else []
-    return anchors, edges, render(db, edges, as_of=as_of)
+    objects = object_anchors(db, question, anchors, as_of)
+    edges = traverse(db, anchors, as_of=as_of, objects=objects) if anchors or objects else []
+    return anchors + objects, edges, render(db, edges, as_of=as_of)
 
 
 CHOICE_WINDOW = 0.25  # candidates this close to the best score are left to the model's choice

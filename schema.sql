@@ -77,6 +77,8 @@ CREATE TABLE current_edges (
     assertion_id INTEGER NOT NULL,
     PRIMARY KEY (subject_key, relation)
 ) WITHOUT ROWID;
+-- What points at a name: a question may name the value of a fact ("Who employs Dave?").
+CREATE INDEX current_edges_by_object ON current_edges (object_key);
 
 -- Subjects the question may name. span is the key with '_' for spaces, so each subject is one
 -- FTS5 token and an anchor lookup is an exact whole-span match.
@@ -128,4 +130,4 @@ CREATE TABLE forgotten (
     forgotten_at TEXT NOT NULL
 );
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

@@ -280,7 +280,8 @@ class Views:
 
     def view_prior_read_refresh(self, question: str) -> Read:
         anchors = cmc.anchor(self.db, question)
-        walked = self.db.execute(PRIOR_TRAVERSE, {"anchors": json.dumps(anchors), "max_hops": cmc.MAX_HOPS}) \
+        walked = self.db.execute(PRIOR_TRAVERSE, {"starts": json.dumps([[a, 0] for a in anchors]),
+                                                  "max_hops": cmc.MAX_HOPS}) \
             if anchors else []
         edges = []
         for r in walked:  # same keys, current values; the depth is where the prior walk found them
@@ -292,8 +293,8 @@ class Views:
     def view_stale_closure(self, question: str) -> Read:
         read = self.view_cmc(question)
         edges = []
-        for e in read.edges:
-            old = self.prior[(e.subject, e.relation)]
+        for e in read.edges:  # an edge read backwards is the fact of its object's key
+            old = self.prior[(e.object, e.relation) if e.reverse else (e.subject, e.relation)]
             edges.append(cmc.Edge(e.subject, e.relation, old.object, old.serial, e.depth,
                                   old.subject_text, old.object_text))
         return Read(read.anchors, edges, cmc.render(self.db, edges))

@@ -47,3 +47,10 @@ def test_question_words_do_not_anchor_unless_written_as_a_name(db):
     put(db, "Ana lives in Porto.", ("Ana", "lives_in", "Porto"))
     assert cmc.anchor(db, "Who is the person where Ana lives?") == ["ana"]
     assert cmc.anchor(db, "Where was The Who founded?") == ["who"]
+
+
+def test_a_value_the_question_names_is_an_object_anchor_unless_a_subject_covers_it(db):
+    meeting_history(db)
+    assert cmc.object_anchors(db, "What is on floor 5?", []) == ["floor 5"]
+    # "room b" is a subject anchor: the object "room b" under it is not anchored again
+    assert cmc.object_anchors(db, "Which floor is Room B on?", ["room b"]) == []

@@ -56,3 +56,18 @@ def test_shortest_depth_when_two_anchors_reach_one_subject(db):
 def test_no_anchor_no_edges(db):
     chain(db, 2)
     assert cmc.traverse(db, []) == []
+
+
+def test_a_fact_whose_value_the_question_names_is_read_backwards_then_forwards(db):
+    put(db, "Lucasfilm employs Dave Filoni.", ("Lucasfilm", "employs", "Dave Filoni"))
+    put(db, "Kathleen Kennedy is the president of Lucasfilm.", ("Lucasfilm", "president", "Kathleen Kennedy"))
+    put(db, "Disney employs Dave Filoni.", ("Disney", "employs", "Dave Filoni"))
+    edges = cmc.traverse(db, [], objects=["dave filoni"])
+    first = [(e.subject, e.object, e.depth, e.reverse) for e in edges if e.depth == 0]
+    assert first == [("dave filoni", "disney", 0, True), ("dave filoni", "lucasfilm", 0, True)]  # newest first
+    assert ("lucasfilm", "president", "kathleen kennedy", 1) in [(e.subject, e.relation, e.object, e.depth) for e in edges]
+    assert [e.serial for e in edges].count(1) == 1, "the fact read backwards is not read forwards again"
+    anchors, edges, evidence = cmc.select_evidence(db, "Who employs Dave Filoni?")
+    assert anchors == ["dave filoni"] and {s for s, _ in evidence.records} == {1, 2, 3}
+    anchors, edges, evidence = cmc.select_evidence(db, "Who employs Dave Filoni?", as_of=1)
+    assert [(e.subject, e.object, e.reverse) for e in edges] == [("dave filoni", "lucasfilm", True)]

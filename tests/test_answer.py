@@ -1,0 +1,31 @@
+"""The answer stage's candidate ranking: hop paths scored against the question's words."""
+from conftest import put
+
+import cmc
+
+
+def ranked(db, question):
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    return [c["answer"] for c in cmc.rank_candidates(question, anchors, edges, dict(evidence.records))]
+
+
+def test_the_last_hop_answers_with_a_derived_word(db):
+    put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
+    put(db, "John Keats died in the city of Leipzig.", ("John Keats", "died_in", "Leipzig"))
+    put(db, "John Keats was born in the city of Moorgate.", ("John Keats", "born_in", "Moorgate"))
+    assert ranked(db, "What is the place of death of the author of Endymion?")[0] == "Leipzig"
+    assert ranked(db, "What is the birthplace of the author of Endymion?")[0] == "Moorgate"
+    assert ranked(db, "Who is the author of Endymion?")[0] == "John Keats"
+
+
+def test_a_hop_that_explains_nothing_does_not_beat_the_one_that_answers(db):
+    put(db, "Colin Irwin is a citizen of Israel.", ("Colin Irwin", "country", "Israel"))
+    put(db, "Israel is located in the continent of Asia.", ("Israel", "country", "Asia"))
+    # the extractor named both relations "country": record words decide, not relation names
+    assert ranked(db, "What is the country of citizenship of Colin Irwin?")[0] == "Israel"
+
+
+def test_same_word_undoes_inflection_and_derivation():
+    assert cmc._same_word("worked", "work") and cmc._same_word("founder", "founded")
+    assert cmc._same_word("born", "birthplace") and cmc._same_word("citizenship", "citizen")
+    assert not cmc._same_word("born", "death") and not cmc._same_word("work", "word")
