@@ -802,25 +802,39 @@ ACTIVE_RULES = "SELECT id, pattern, relation FROM rules WHERE status = 'active'"
 COUNT_ACTIVE_RULES = "SELECT count(*) FROM rules WHERE status = 'active'"
 
 
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
 class RuleBook:
-    """The active rules, compiled; match() reads one record with them."""
+    """The active rules, compiled; match() reads one record with them. Each rule is filed under
+    the longest word of its literal text, so a record is only tried against the rules whose word
+    it contains (and the rules with no such word)."""
 
     def __init__(self, db: sqlite3.Connection, query: str = ACTIVE_RULES):
-        self.rules = [(r["id"], r["pattern"], r["relation"], [c for c in re.split(r"<S>|<O>", r["pattern"]) if c])
-                      for r in db.execute(query)]
+        self.by_word: dict[str, list] = {}
+        self.always: list = []
+        for r in db.execute(query):
+            literals = [c for c in re.split(r"<S>|<O>", r["pattern"]) if c]
+            rule = (r["id"], r["pattern"], r["relation"], literals)
+            words = [w for c in literals for w in _LETTERS.findall(c)]
+            if words:
+                self.by_word.setdefault(max(words, key=len), []).append(rule)
+            else:
+                self.always.append(rule)
 
     def match(self, serial: int, text: str) -> tuple[int, Extraction] | None:
         """(rule id, extraction) from the most specific matching rule; None when no rule
         matches, or when equally specific rules disagree (the model decides those)."""
         hits = []
-        for rule_id, form, relation, literals in self.rules:
+        tried = [rule for w in set(_LETTERS.findall(text)) for rule in self.by_word.get(w, ())]
+        for rule_id, form, relation, literals in tried + self.always:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
                 subject, obj = m["S"].strip(), m["O"].strip()
                 if entity_key(subject) and entity_key(obj) and entity_key(subject) != entity_key(obj):
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
         if not hits:
             return None
-        hits.sort(key=lambda h: -h[0])
+        hits.sort(key=lambda h: (-h[0], h[1]))
         if len(hits) > 1 and hits[1][0] == hits[0][0] and hits[1][2] != hits[0][2]:
             return None
         return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
