@@ -2355,9 +2355,8 @@ def _cli():
         if as_json:
             print(json.dumps(data))
             return
-        con = out()
-        for k, v in data.items():
-            con.print(f"{k:>26}  {v}")
+        for k, v in data.items():  # plain lines: no rich import on the fast path
+            print(f"{k:>26}  {v}")
 
     @app.command("history")
     def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
