@@ -91,7 +91,7 @@ def run(args, models: common.Models) -> dict:
                 "date": time.strftime("%Y-%m-%d"), "data": common.shown(args.data),
                 "subsets": subsets, "limit": args.limit,
                 "views": views, "extraction": extraction,
-                "read_seconds": round(time.monotonic() - start, 1),
+                "read_seconds": round(time.monotonic() - start, 1), "choice_window": cmc.CHOICE_WINDOW,
                 "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
     predictions_path = Path(args.predictions) if args.predictions else out / "factconsolidation.predictions.jsonl"
     common.write_outputs(Path(args.json) if args.json else None, predictions_path, document, predictions)
@@ -112,6 +112,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--predictions", help="per-question predictions (JSON lines; default: "
                    "factconsolidation.predictions.jsonl in --out-dir)")
     p.add_argument("--out-dir", default=str(common.OUT), help="where the per-length databases live")
+    p.add_argument("--choice-window", type=float, help="the reader chooses among candidates this close to "
+                   f"the best ranking score (default: cmc.CHOICE_WINDOW = {cmc.CHOICE_WINDOW})")
     return p
 
 
@@ -120,6 +122,8 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     args.argv = argv
+    if args.choice_window is not None:
+        cmc.CHOICE_WINDOW = args.choice_window  # an experiment's knob; cmc itself has no option for it
     try:
         document = run(args, common.Models(args.model, args.answer_model, model))
     except cmc.CmcError as e:
