@@ -180,6 +180,8 @@ def run(length: str, model_path: str | None, batch: int, limit: int | None, out:
     cmc.add_records(db, [(l, f"fc:{length}:{i}") for i, l in enumerate(lines)])
     stats = cmc.IngestStats()
     cmc.extract_pending(db, model, batch_size=batch, stats=stats)
+    with cmc.transaction(db):  # which model extracted, as bench/common.py records it for its databases
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bench_extraction_model', ?)", (model.name,))
     seconds = time.perf_counter() - started
     if gold_path:
         gold, first, template = sidecar_gold(gold_path, length, lines)
