@@ -40,7 +40,7 @@ class CmcError(Exception):
 # ── text ───────  normalisation shared by every stage
 
 _ARTICLES = {"the", "a", "an"}
-_POSSESSIVE = re.compile(r"(?<=\w)['’]s?\b")
+_POSSESSIVE = re.compile(r"(?<=[\w.])['’]s?\b")  # "Ana's", "Apple Inc.'s"
 
 
 _ASCII_NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -779,6 +779,8 @@ def sentence_form(text: str, triple: Triple) -> str | None:
     if i < j + len(o) and j < i + len(s):
         return None
     first, second = sorted([(i, s, "<S>"), (j, o, "<O>")])
+    if not re.search(r"\w", text[first[0] + len(first[1]):second[0]]):
+        return None  # "<S> <O>": nothing would tell where one name ends and the other begins
     form = (text[:first[0]] + first[2] + text[first[0] + len(first[1]):second[0]] + second[2]
             + text[second[0] + len(second[1]):])
     if not _content_words(form.replace("<S>", " ").replace("<O>", " ")):

@@ -24,6 +24,7 @@ def test_sentence_form_replaces_spans_with_slots():
     ("Ana met Ana at Initech.", ("Ana", "met", "Initech")),          # subject occurs twice
     ("Ana is in Lyon.", ("Ana", "in", "Lyon")),                      # no content word left
     ("Ana <S> works at Initech.", ("Ana", "works_at", "Initech")),   # the text holds a slot marker
+    ("The sport of X is American football.", ("American", "sport", "football")),  # "<S> <O>": adjacent slots
 ])
 def test_no_form_when_ambiguous_or_too_general(text, triple):
     assert cmc.sentence_form(text, cmc.Triple(*triple)) is None
