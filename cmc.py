@@ -505,7 +505,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     The first word of a record is capitalised anyway, so its case says nothing."""
     words = words_of(span)
     titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
-    if not (words and (titled or words[0] not in _EDGE_WORDS) and words[-1] not in _EDGE_WORDS | {"the", "an"}
+    if not (words and (titled or words[0] not in _EDGE_WORDS)
+            and (_acronym(span.split()[-1]) or words[-1] not in _EDGE_WORDS | {"the", "an"})
             and not _CLAUSE_WORDS & set(words)):
         return False
     raw = [w for w in re.split(r"[\s,;:]+", span) if w and w[0].isalpha()]
@@ -517,6 +518,11 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
 
 def _capitalised(token: str) -> bool:
     return token[:1].isupper() or token[:1].isdigit()
+
+
+def _acronym(token: str) -> bool:
+    token = token.strip(".,;:!?")
+    return len(token) >= 2 and token.isupper()  # "IF" of "Alta IF" is a name, not the word "if"
 
 
 def _possessive(token: str) -> bool:
@@ -555,7 +561,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     linked = [False] * (len(raw) + 1)
     for k in range(1, len(raw)):
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
-                     and words[k - 1] not in function and words[k] not in function)
+                     and (words[k - 1] not in function or _acronym(raw[k - 1]))
+                     and (words[k] not in function or _acronym(raw[k])))
     for k in range(1, len(raw) - 1):
         if words[k] == "of" and joined[k - 1] and joined[k] and _capitalised(raw[k - 1]) and _capitalised(raw[k + 1]):
             r = k - 1
@@ -567,8 +574,10 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
         # a span starts at a phrase boundary: not inside a name, not after a modifier that
         # itself follows "of"/"the"/"my" ("football" of "of association football")
         if linked[i] or (i >= 2 and words[i - 1] not in function and joined[i - 1]
-                         and words[i - 2] in _PHRASE_OPENERS and words[i] not in function):
+                         and words[i - 2] in _PHRASE_OPENERS and words[i] not in function
+                         and not (raw[i - 1][0].islower() and _capitalised(raw[i]))):  # "my sister Lena"
             continue
+        opening = all(w in function for w in words[:i])  # only "The", "My", ... before it
         for j in range(i, min(len(tokens), i + max_words)):
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
@@ -578,6 +587,12 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
             if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
                                  and joined[j] and words[j] not in function and words[j + 1] not in function):
+                continue
+            # nor is it a subject and its verb: the record's first words run on into a lowercase
+            # word that a preposition or article follows are "Ana works (at)", "The appointment
+            # moved (to)", not a name like "Tunisia national football team (is)"
+            if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES \
+                    and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
                 continue
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
                 if _entity_like(span, sentence_start=i == 0):
@@ -609,6 +624,14 @@ def _json_str(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
+def _without_name(relation: str, obj: str) -> str:
+    """A relation name never carries its object's name ("work_at_initech" for Initech): the
+    later records of a batch would copy it into their own facts."""
+    words = words_of(relation.replace("_", " "))
+    kept = [w for w in words if w not in set(words_of(obj))]
+    return "_".join(kept) if kept and len(kept) < len(words) else relation
+
+
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]]) -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
     fits EXTRACT_SCHEMA: the model chooses the status, chooses every subject and object among
@@ -625,14 +648,14 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
         subject, a, b = spans[model.choose(prompt, [_json_str(s) + '"' for s, _, _ in spans], reply=reply,
                                                   prefer_longer=SPAN_LENGTH_BIAS)]
         reply += _json_str(subject) + '", "relation": "'
-        relation = model.complete(prompt, reply=reply, max_tokens=12, stop=('"', "\n")).text
-        reply += _json_str(relation.strip()) + '", "object": "'
+        relation = model.complete(prompt, reply=reply, max_tokens=12, stop=('"', "\n")).text.strip()
+        after = '", "object": "'
         objects = [o for o, c, d in spans if d <= a or c >= b]
-        if not objects:
-            return reply + '"}]}'  # fails validation: subject and object cannot both be spans
-        obj = objects[model.choose(prompt, [_json_str(o) + '"' for o in objects], reply=reply,
-                                     prefer_longer=SPAN_LENGTH_BIAS)]
-        reply += _json_str(obj) + '"}'
+        if not objects:  # fails validation: subject and object cannot both be spans
+            return reply + _json_str(relation) + after + '"}]}'
+        obj = objects[model.choose(prompt, [_json_str(o) + '"' for o in objects],
+                                   reply=reply + _json_str(relation) + after, prefer_longer=SPAN_LENGTH_BIAS)]
+        reply += _json_str(_without_name(relation, obj)) + after + _json_str(obj) + '"}'
         if model.choose(prompt, ["]}", ', {"'], reply=reply) == 0:
             break
         reply += ", "
@@ -1615,7 +1638,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         left = len(wanted - covered - {kind})
         score = (len(covered) - 0.5 * abs(left - unexplained) - 0.1 * len(path)
                  - (0 if last else 1))  # the hop that gives the answer must answer part of the question
-        candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth}
+        candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
+                     "subject": e.subject}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
             best[key] = candidate  # one entry per distinct answer, at its best path
@@ -1662,7 +1686,11 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     unresolved = [texts[s] for s in set(texts) - {e.serial for e in edges}]
     named = any(f" {a} " in f" {' '.join(words_of(t))} " for t in unresolved for a in anchors)
     if candidates and not named:
-        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW][:8]
+        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
+        # two facts of one subject that explain the question equally: the newer one replaced the
+        # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
+        top = [c for c in top if not any(d["subject"] == c["subject"] and d["score"] == c["score"]
+                                         and d["serial"] > c["serial"] for d in top)][:8]
         raw = text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
         raw = model.complete(prompt, max_tokens=32, stop=("\n",)).text

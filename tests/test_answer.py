@@ -1,5 +1,5 @@
 """The answer stage's candidate ranking: hop paths scored against the question's words."""
-from conftest import put
+from conftest import FakeModel, put
 
 import cmc
 
@@ -29,3 +29,15 @@ def test_same_word_undoes_inflection_and_derivation():
     assert cmc._same_word("worked", "work") and cmc._same_word("founder", "founded")
     assert cmc._same_word("born", "birthplace") and cmc._same_word("citizenship", "citizen")
     assert not cmc._same_word("born", "death") and not cmc._same_word("work", "word")
+
+
+def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
+    put(db, "The dentist appointment is on Friday.", ("The dentist appointment", "date", "Friday"))
+    put(db, "The dentist appointment moved to Monday.", ("The dentist appointment", "moved_to", "Monday"))
+    ans = cmc.ask(db, FakeModel(default=lambda p: "Friday"), "When is the dentist appointment?")
+    assert ans.answer == "Monday"
+
+
+def test_a_relation_name_drops_its_objects_name():
+    assert cmc._without_name("work_at_initech", "Initech") == "work_at"
+    assert cmc._without_name("association_football", "association football") == "association_football"
