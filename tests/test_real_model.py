@@ -37,3 +37,15 @@ def test_cli_add_and_ask_with_the_embedded_model(tmp_path):
     doc = json.loads(asked.stdout)
     assert "Porto" in doc["answer"]
     assert 2 in [e["serial"] for e in doc["evidence"]]
+
+
+def test_everyday_updates_end_to_end(tmp_path, model):
+    db = cmc.open_db(tmp_path / "e.db")
+    cmc.add_records(db, [(t, "test") for t in (
+        "Ana works at Initech.", "Initech is based in Porto.", "My sister Lena lives in Graz.",
+        "Ana moved to Globex.", "Globex is based in Lisbon.",
+        "The dentist appointment is on Friday.", "The dentist appointment moved to Monday.")])
+    cmc.extract_pending(db, model)
+    assert cmc.ask(db, model, "Where is Ana's employer based?").answer == "Lisbon"
+    assert cmc.ask(db, model, "When is the dentist appointment?").answer == "Monday"
+    assert "Graz" in cmc.ask(db, model, "Where does Lena live?").answer
