@@ -400,12 +400,20 @@ def shown(path) -> str:
 
 
 def commit() -> str:
-    """HEAD of the repository, marked -dirty when cmc or the harness differ from it."""
+    """HEAD of the repository when this process started (the code it runs), marked -dirty when
+    cmc or the harness differed from it."""
+    return _STARTED_AT
+
+
+def _head() -> str:
     def git(*args):
         return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True).stdout.strip()
     head = git("rev-parse", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--", "cmc.py", "schema.sql", "prompts", "bench")
+    dirty = git("status", "--porcelain", "--", "cmc.py", "schema.sql", "prompts", "bench/*.py")
     return head + ("-dirty" if dirty else "")
+
+
+_STARTED_AT = _head()
 
 
 def write_outputs(path: Path | None, predictions_path: Path | None, document: dict,
