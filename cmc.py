@@ -627,8 +627,8 @@ def _json_str(text: str) -> str:
 def _without_name(relation: str, obj: str) -> str:
     """A relation name never carries its object's name ("work_at_initech" for Initech): the
     later records of a batch would copy it into their own facts."""
-    words = words_of(relation.replace("_", " "))
-    kept = [w for w in words if w not in set(words_of(obj))]
+    words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
+    kept = [w for w in words if w not in own]
     return "_".join(kept) if kept and len(kept) < len(words) else relation
 
 
@@ -1327,13 +1327,12 @@ def _question_spans(question: str, longest: int) -> dict[str, list[tuple[int, in
     return spans
 
 
-def _longest_matches(found: Sequence[str], spans: dict[str, list[tuple[int, int]]],
-                     taken: Sequence[str] = ()) -> list[str]:
-    """found, less every key whose every occurrence lies inside a longer found (or taken) key's."""
+def _longest_matches(found: Sequence[str], spans: dict[str, list[tuple[int, int]]]) -> list[str]:
+    """found, less every key whose every occurrence lies inside a longer found key's."""
     keep = []
     for key in found:
-        inside = all(any(a <= i and j <= b and ((b - a) > (j - i) or other in taken)
-                         for other in [*found, *taken] if other != key for a, b in spans[other])
+        inside = all(any(a <= i and j <= b and (b - a) > (j - i)
+                         for other in found if other != key for a, b in spans[other])
                      for i, j in spans[key])
         if not inside:
             keep.append(key)
@@ -1377,7 +1376,7 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
     taken = [a for a in anchors if a in spans]
     found = [s for s in spans if s in hits and s not in taken
              and not any(a <= i < b or i <= a < j for t in taken for a, b in spans[t] for i, j in spans[s])]
-    return _longest_matches(found, spans, taken)
+    return _longest_matches(found, spans)
 
 
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
