@@ -985,6 +985,12 @@ class IngestStats:
     seconds: float = 0.0
 
 
+# Records read by the cache or a rule are written this many to a transaction. At a million
+# records every commit rewrites thousands of random index pages; 4096 against 512 measured
+# 3,680-4,340 against 2,620-3,160 records/s there (bench/read_latency.py --records 1000000).
+WRITE_BATCH = 4096
+
+
 def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                     batch_size: int = 8, stats: IngestStats | None = None) -> list[Extraction]:
     """Extract every pending record in serial order: the cache (identical text) first, then the
@@ -1001,7 +1007,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
             hit = _cached_or_ruled(db, rules, row)
             if hit:
                 done.append(hit)
-                if len(done) >= 512:
+                if len(done) >= WRITE_BATCH:
                     _write_all(db, done, results, stats, on_record)
             else:
                 waiting.append(row)
@@ -1613,17 +1619,36 @@ def answer_kind(question: str) -> str:
     return ""
 
 
+def _phrase_of(question: str) -> dict[str, int]:
+    """Each question word's phrase: phrases are cut at function words and articles ("the job
+    title | the chairperson | the political organization Fatah"); first occurrence wins."""
+    at, phrase, words = {}, 0, words_of(question)
+    for i, w in enumerate(words):
+        bare_of = w == "of" and i + 1 < len(words) and words[i + 1] not in _ARTICLES
+        if (w in _EDGE_WORDS or w in _ARTICLES) and not bare_of:
+            phrase += 1
+        at.setdefault(w, phrase)
+    return at
+
+
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
                     texts: dict[int, str]) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
     subject each describes; not in the relation names a small extractor gives, which it often
-    takes from the object: "country" for "located in the continent of"), - half a point for each unexplained question
-    word not matched by an unexplained hop (a hop that adds no question word stands for a question
-    word worded differently, "married" for "spouse"), - 0.1 per hop, - 1 when the last hop (the
-    one that gives the answer) matches no word of the question at all."""
+    takes from the object: "country" for "located in the continent of"), - half a point for each
+    unexplained question word not matched by an unexplained hop (a hop that adds no question word
+    stands for a question word worded differently, "married" for "spouse"), - 0.1 per hop.
+
+    The hop that gives the answer must answer part of the question (- 1 when it matches no word),
+    unless unexplained words stand before every explained one: English names a chain from the
+    answer back to the anchor ("the job title of the chairperson of Fatah"), so those words are
+    the last hop's, worded differently ("works as"). For the same reason a path whose last hop
+    explains a phrase while an earlier phrase is still unexplained stops at an entity the
+    question only passes through (- 0.5)."""
     wanted = _content_words(question) - {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
+    phrase = _phrase_of(question)
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         covered, unexplained, last = set(), 0, set()
@@ -1634,9 +1659,15 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             new = last - covered
             covered |= new
             unexplained += not new
-        left = len(wanted - covered - {kind})
-        score = (len(covered) - 0.5 * abs(left - unexplained) - 0.1 * len(path)
-                 - (0 if last else 1))  # the hop that gives the answer must answer part of the question
+        left = wanted - covered - {kind}
+        first_left = min((phrase[w] for w in left), default=None)
+        if last:  # an earlier phrase left over: the answer lies further along
+            stops_short = first_left is not None and first_left < min(phrase[w] for w in last)
+            last_penalty = 0.5 if stops_short else 0
+        else:
+            stands_for = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
+            last_penalty = 0 if stands_for else 1
+        score = len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject}
         key = entity_key(e.object_text)
@@ -1673,6 +1704,16 @@ def select_evidence(db: sqlite3.Connection, question: str,
 CHOICE_WINDOW = 0.25  # candidates this close to the best score are left to the model's choice
 
 
+def choice_window(candidates: list[dict]) -> list[dict]:
+    """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
+    of the best score, less any candidate a newer fact of the same subject ties with."""
+    top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
+    # two facts of one subject that explain the question equally: the newer one replaced the
+    # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
+    return [c for c in top if not any(d["subject"] == c["subject"] and d["score"] == c["score"]
+                                      and d["serial"] > c["serial"] for d in top)][:8]
+
+
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
            evidence: Evidence) -> Answer:
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
@@ -1685,11 +1726,7 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     unresolved = [texts[s] for s in set(texts) - {e.serial for e in edges}]
     named = any(f" {a} " in f" {' '.join(words_of(t))} " for t in unresolved for a in anchors)
     if candidates and not named:
-        top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
-        # two facts of one subject that explain the question equally: the newer one replaced the
-        # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
-        top = [c for c in top if not any(d["subject"] == c["subject"] and d["score"] == c["score"]
-                                         and d["serial"] > c["serial"] for d in top)][:8]
+        top = choice_window(candidates)
         raw = text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
         raw = model.complete(prompt, max_tokens=32, stop=("\n",)).text

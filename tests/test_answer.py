@@ -41,3 +41,28 @@ def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
 def test_a_relation_name_drops_its_objects_name():
     assert cmc._without_name("work_at_initech", "Initech") == "work_at"
     assert cmc._without_name("association_football", "association football") == "association_football"
+
+
+def test_a_last_hop_worded_differently_answers_what_the_question_names_first(db):
+    # English names the chain from the answer back to the anchor: "the job title of the
+    # chairperson of X" asks one hop past the chairperson, and "works as" is that hop
+    put(db, "The chairperson of the Harbour Club is Mira Olsen.", ("Harbour Club", "chairperson", "Mira Olsen"))
+    put(db, "Mira Olsen works as a pilot.", ("Mira Olsen", "occupation", "pilot"))
+    assert ranked(db, "What is the job title of the chairperson of the Harbour Club?")[0] == "pilot"
+    assert ranked(db, "Who is the chairperson of the Harbour Club?")[0] == "Mira Olsen"
+
+
+def test_a_compound_relation_is_one_phrase(db):
+    # "place of death" is one relation: the hop that explains "death" answers it; a further
+    # hop from the city does not stand for "place"
+    put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
+    put(db, "John Keats died in Leipzig.", ("John Keats", "died_in", "Leipzig"))
+    put(db, "The mayor of Leipzig is Burkhard Jung.", ("Leipzig", "mayor", "Burkhard Jung"))
+    assert ranked(db, "What is the place of death of the author of Endymion?")[0] == "Leipzig"
+
+
+def test_phrases_are_cut_at_articles_and_function_words():
+    at = cmc._phrase_of("What is the job title of the chairperson of Fatah?")
+    assert at["job"] == at["title"] < at["chairperson"] == at["fatah"]  # "of" before a bare noun binds
+    at = cmc._phrase_of("What is the place of death of the author?")
+    assert at["place"] == at["death"] < at["author"]
