@@ -1550,7 +1550,10 @@ def _fit(rows: list[tuple[int, str]], budget: int, fallback: bool) -> Evidence:
             break
         kept.append((serial, text))
     kept.reverse()
-    text = EVIDENCE_PREFIX + "".join(_line(s, t) for s, t in kept)
+    # Numbered 1..n in source order, not by serial: the order is all the reader needs ("a larger
+    # number is newer"), and gemma reads a five-digit serial as seven tokens. The budget above
+    # counts serials, so the rendered text is never longer than it.
+    text = EVIDENCE_PREFIX + "".join(_line(n, t) for n, (_, t) in enumerate(kept, 1))
     return Evidence(kept, text, fallback, truncated=len(kept) < len(rows))
 
 

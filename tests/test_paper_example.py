@@ -30,8 +30,10 @@ def test_ask_makes_one_call_with_the_evidence_and_question(db):
     assert result.answer == "floor 5"
     assert len(model.prompts) == 1
     prompt = model.prompts[0]
-    assert prompt.endswith(f"[3] Room B is on floor 5.\n[5] The weekly meeting is in Room B.\n"
+    # records 3 and 5, numbered in source order for the reader; ask() reports their serials
+    assert prompt.endswith(f"[1] Room B is on floor 5.\n[2] The weekly meeting is in Room B.\n"
                            f"Question: {QUESTION}\nAnswer:")
+    assert [e["serial"] for e in result.evidence] == [3, 5]
     assert "newer" in prompt
     assert result.anchors == ["weekly meeting"]
     assert [(e["relation"], e["object"], e["depth"]) for e in result.edges] == \

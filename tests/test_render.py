@@ -9,8 +9,9 @@ def test_supporting_and_unresolved_records_in_source_order_deduped(db):
     edges = cmc.traverse(db, ["weekly meeting"])
     ev = cmc.render(db, edges)
     assert [s for s, _ in ev.records] == [3, 5, 6]
-    assert ev.text == ("Memory records (a larger number is newer):\n[3] Room B is on floor 5.\n"
-                       "[5] The weekly meeting is in Room B.\n[6] He said it moved again.\n")
+    # the reader sees them numbered 1..n in source order (a larger number is still newer)
+    assert ev.text == ("Memory records (a larger number is newer):\n[1] Room B is on floor 5.\n"
+                       "[2] The weekly meeting is in Room B.\n[3] He said it moved again.\n")
     assert not ev.fallback and not ev.truncated
 
 
