@@ -1641,7 +1641,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     subject each describes; not in the relation names a small extractor gives, which it often
     takes from the object: "country" for "located in the continent of"), - half a point for each
     unexplained question word not matched by an unexplained hop (a hop that adds no question word
-    stands for a question word worded differently, "married" for "spouse"), - 0.1 per hop.
+    stands for a question word worded differently, "married" for "spouse"), - 0.1 per hop, - 0.5
+    per hop that only repeats words an earlier hop explained (a detour: "London is located in
+    Europe" after "the headquarters is located in London").
 
     The hop that gives the answer must answer part of the question (- 1 when it matches no word),
     unless unexplained words stand before every explained one: English names a chain from the
@@ -1654,14 +1656,15 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     phrase = _phrase_of(question)
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
-        covered, unexplained, last = set(), 0, set()
+        covered, unexplained, repeats, last = set(), 0, 0, set()
         for hop in path:
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
             hop_words = _content_words(said)
             last = {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
             new = last - covered
             covered |= new
-            unexplained += not new
+            unexplained += not last
+            repeats += bool(last) and not new
         left = wanted - covered - {kind}
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along
@@ -1670,7 +1673,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         else:
             stands_for = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
             last_penalty = 0 if stands_for else 1
-        score = len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
+        score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
+                 - 0.5 * repeats)
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject}
         key = entity_key(e.object_text)

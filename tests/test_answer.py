@@ -66,3 +66,11 @@ def test_phrases_are_cut_at_articles_and_function_words():
     assert at["job"] == at["title"] < at["chairperson"] == at["fatah"]  # "of" before a bare noun binds
     at = cmc._phrase_of("What is the place of death of the author?")
     assert at["place"] == at["death"] < at["author"]
+
+
+def test_a_hop_that_only_repeats_explained_words_is_a_detour(db):
+    put(db, "Lena studied at Kiel College.", ("Lena", "studied_at", "Kiel College"))
+    put(db, "The headquarters of Kiel College is located in Kiel.", ("Kiel College", "headquarters", "Kiel"))
+    put(db, "Kiel is located in the continent of Europe.", ("Kiel", "continent", "Europe"))
+    question = "Where is the headquarters location of the college where Lena studied and got her degree?"
+    assert ranked(db, question)[0] == "Kiel"
