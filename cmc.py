@@ -1446,14 +1446,19 @@ class Edge:
 INCOMING = """
 SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_text, a.object AS object_text
 FROM current_edges AS e JOIN assertions AS a ON a.id = e.assertion_id
-WHERE e.object_key = :key ORDER BY e.serial DESC LIMIT :cap
+WHERE e.object_key = :key ORDER BY e.serial DESC, e.subject_key, e.relation LIMIT :cap
 """
 INCOMING_AS_OF = f"""
 SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_text, a.object AS object_text
 FROM ({EDGES_AS_OF}) AS e JOIN assertions AS a ON a.id = e.assertion_id
-WHERE e.object_key = :key ORDER BY e.serial DESC LIMIT :cap
+WHERE e.object_key = :key ORDER BY e.serial DESC, e.subject_key, e.relation LIMIT :cap
 """
 INCOMING_CAP = 8
+# A subject the question names may also be the value of facts about it worded the other way
+# round ("Peter Diamandis chairs Harvard University" for "Who chairs Harvard University?"): its
+# newest few are read backwards too, as one hop (the walk does not go on from their subjects,
+# which are other things).
+NAMED_INCOMING_CAP = 3
 
 
 def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS,
@@ -1463,20 +1468,25 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
     cycles are safe; GROUP BY dedupes each (subject, relation). With as_of, the graph as it
     stood after that record. `objects` are names the question gives as values of facts: their
     newest facts are read backwards as first hops (Edge.reverse), and the walk goes on from
-    their subjects."""
-    backwards = []
-    for key in objects:
-        for r in db.execute(INCOMING if as_of is None else INCOMING_AS_OF,
-                            {"key": key, "cap": INCOMING_CAP, "as_of": as_of}):
-            backwards.append(Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], 0,
-                                  r["object_text"], r["subject_text"], reverse=True))
+    their subjects. The anchors' own newest NAMED_INCOMING_CAP facts-as-value are read
+    backwards as single hops."""
+    def incoming(key: str, cap: int) -> list[Edge]:
+        rows = db.execute(INCOMING if as_of is None else INCOMING_AS_OF, {"key": key, "cap": cap, "as_of": as_of})
+        return [Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], 0,
+                     r["object_text"], r["subject_text"], reverse=True) for r in rows]
+
+    backwards = [e for key in objects for e in incoming(key, INCOMING_CAP)]
     starts = [[a, 0] for a in anchors] + [[e.object, 1] for e in backwards]
     rows = db.execute(TRAVERSE if as_of is None else TRAVERSE_AS_OF,
                       {"starts": json.dumps(starts), "max_hops": max_hops, "as_of": as_of}).fetchall()
-    seen = {(e.serial, e.relation) for e in backwards}  # a fact read backwards is not read again
-    return backwards + [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
-                             r["subject_text"], r["object_text"])
-                        for r in rows if (r["serial"], r["relation"]) not in seen]
+    read_back = {(e.serial, e.relation) for e in backwards}  # not read again forwards
+    forwards = [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
+                     r["subject_text"], r["object_text"])
+                for r in rows if (r["serial"], r["relation"]) not in read_back]
+    seen = read_back | {(e.serial, e.relation) for e in forwards}
+    named = [e for key in anchors for e in incoming(key, NAMED_INCOMING_CAP)
+             if (e.serial, e.relation) not in seen and e.object not in anchors]
+    return named + backwards + forwards
 
 
 def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
@@ -1676,11 +1686,12 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats)
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
-                     "subject": e.subject}
+                     "subject": e.subject, "reverse": path[0].reverse}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
             best[key] = candidate  # one entry per distinct answer, at its best path
-    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], -c["serial"]))
+    # at equal scores a fact about the named subject comes before one read backwards into it
+    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], c["reverse"], -c["serial"]))
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:
@@ -1718,7 +1729,8 @@ def choice_window(candidates: list[dict]) -> list[dict]:
     # two facts of one subject that explain the question equally: the newer one replaced the
     # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
     return [c for c in top if not any(d["subject"] == c["subject"] and d["score"] == c["score"]
-                                      and d["serial"] > c["serial"] for d in top)][:8]
+                                      and d["reverse"] == c["reverse"] and d["serial"] > c["serial"]
+                                      for d in top)][:8]
 
 
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],

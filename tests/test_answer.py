@@ -74,3 +74,13 @@ def test_a_hop_that_only_repeats_explained_words_is_a_detour(db):
     put(db, "Kiel is located in the continent of Europe.", ("Kiel", "continent", "Europe"))
     question = "Where is the headquarters location of the college where Lena studied and got her degree?"
     assert ranked(db, question)[0] == "Kiel"
+
+
+def test_a_fact_read_backwards_answers_the_named_subject_and_loses_ties_to_forward_facts(db):
+    put(db, "Peter Diamandis chairs Harvard University.", ("Peter Diamandis", "chairs", "Harvard University"))
+    put(db, "Harvard University employs Joseph Story.", ("Harvard University", "employs", "Joseph Story"))
+    assert ranked(db, "Who is the chairperson of Harvard University?")[0] == "Peter Diamandis"
+    put(db, "Ferdowsi is best known for Shahnameh.", ("Ferdowsi", "known_for", "Shahnameh"))
+    put(db, "Rand al'Thor is a creation of Ferdowsi.", ("Rand al'Thor", "creator", "Ferdowsi"))
+    # neither record says "famous": the fact about Ferdowsi beats the newer one read backwards
+    assert ranked(db, "What is Ferdowsi famous for?")[0] == "Shahnameh"

@@ -314,13 +314,22 @@ operation = st.one_of(st.tuples(st.just("add"), st.lists(triple, max_size=3)),
 
 
 def bfs_oracle(graph, anchors, max_hops=cmc.MAX_HOPS):
-    """Edges reachable from the anchors, each at its subject's shortest depth (< max_hops)."""
+    """Edges reachable from the anchors, each at its subject's shortest depth (< max_hops), plus
+    the anchors' newest facts-as-value read backwards."""
     depth, frontier = {a: 0 for a in anchors}, list(anchors)
     for d in range(1, max_hops):
         frontier = [o for s in frontier for (s2, _), (o, _) in graph.items() if s2 == s and o not in depth]
         for o in frontier:
             depth.setdefault(o, d)
-    return sorted((s, r, o, serial, depth[s]) for (s, r), (o, serial) in graph.items() if s in depth)
+    walked = [(s, r, o, serial, depth[s]) for (s, r), (o, serial) in graph.items() if s in depth]
+    # and each anchor's newest facts-as-value not walked forwards, read backwards as one hop
+    seen = {(serial, r) for _, r, _, serial, _ in walked}
+    named = []
+    for a in anchors:
+        into = sorted((-serial, s, r) for (s, r), (o, serial) in graph.items() if o == a)
+        named += [(a, r, s, -neg, 0) for neg, s, r in into[:cmc.NAMED_INCOMING_CAP]
+                  if (-neg, r) not in seen and s not in anchors]
+    return sorted(walked + named)
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -71,3 +71,20 @@ def test_a_fact_whose_value_the_question_names_is_read_backwards_then_forwards(d
     assert anchors == ["dave filoni"] and {s for s, _ in evidence.records} == {1, 2, 3}
     anchors, edges, evidence = cmc.select_evidence(db, "Who employs Dave Filoni?", as_of=1)
     assert [(e.subject, e.object, e.reverse) for e in edges] == [("dave filoni", "lucasfilm", True)]
+
+
+def test_a_named_subjects_newest_facts_as_value_are_read_backwards_one_hop(db):
+    put(db, "The chairperson of Harbour Club is Ana.", ("Harbour Club", "chairperson", "Ana"))
+    put(db, "Ben chairs Harbour Club.", ("Ben", "chairs", "Harbour Club"))
+    put(db, "Ben lives in Porto.", ("Ben", "lives_in", "Porto"))
+    for i in range(4):
+        put(db, f"Member{i} joined Harbour Club.", (f"Member{i}", "joined", "Harbour Club"))
+    edges = cmc.traverse(db, ["harbour club"])
+    backwards = [(e.subject, e.object, e.depth) for e in edges if e.reverse]
+    # the newest NAMED_INCOMING_CAP (3) facts naming the club as their value, one hop each
+    assert backwards == [("harbour club", "member3", 0), ("harbour club", "member2", 0),
+                         ("harbour club", "member1", 0)]
+    assert ("harbour club", "ana", 0) in hops(edges)
+    assert not any(e.subject == "ben" for e in edges), "the walk does not go on from their subjects"
+    put(db, "Cleo chairs Harbour Club.", ("Cleo", "chairs", "Harbour Club"))
+    assert ("harbour club", "cleo", 0) in [(e.subject, e.object, e.depth) for e in cmc.traverse(db, ["harbour club"])]
