@@ -529,6 +529,9 @@ def _possessive(token: str) -> bool:
     return bool(re.search(r"\w['’]s?$", token))
 
 
+_RELATIVE = {"where", "which", "who", "whom", "whose", "that", "when"}
+
+
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span. A span keeps a noun
@@ -582,6 +585,10 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
             if j in kinds:
+                break
+            # nor runs across a lowercase relative word: "the country where rugby union was
+            # created" holds "country" and "rugby union", never "country where rugby union"
+            if j > i and words[j] in _RELATIVE and raw[j][0].islower():
                 break
             # nor does it end inside a name ("Denis" of "Denis Sassou-Nguesso") or before the
             # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")

@@ -128,6 +128,9 @@ def test_spans_keep_names_and_noun_phrases_whole():
     assert not {"child", "Aristotle's child"} & spans("Aristotle's child is Nicomachus.")
     assert {"Room B", "floor 5"} <= spans("Room B is on floor 5.")
     assert {"Ana", "chess"} <= spans("Ana plays chess."), "a verb is not a modifier"
+    where = spans("India is the country where rugby union was created.")
+    assert "rugby union" in where and not any(" where " in s for s in where), "no span across a relative word"
+    assert "The Man Who Sold the World" in spans("The Man Who Sold the World was performed by David Bowie.")
 
 
 @pytest.mark.parametrize("text, subject, obj", [
