@@ -493,8 +493,10 @@ their him them us where when what why how""".split())
 
 _PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "by", "with", "about", "into", "onto",
                  "over", "under", "as"}
-# Words that open a noun phrase: a modifier right after one belongs to the phrase.
-_PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our", "their", "its"}
+# Words that open a noun phrase: a modifier right after one belongs to the phrase. A copula
+# and a relative word open one too ("is association football", "where rock music was made").
+_PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our", "their", "its",
+                                               "is", "are", "was", "were", "where", "which", "that", "who", "whom"}
 
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
 
@@ -546,9 +548,13 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
     # nouns naming a kind of thing (between "the" and "of", or after a possessive), not a
     # thing; no span may contain them.
+    joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
     kinds = set()
     for k in range(len(words) - 1):
-        if words[k + 1] == "of" and raw[k][0].islower() and "the" in words[max(0, k - 3):k]:
+        # ... and one right before "of" and a name: "holds citizenship of United States"
+        named_after = k + 2 < len(raw) and _capitalised(raw[k + 2]) and joined[k] and joined[k + 1]
+        if words[k + 1] == "of" and raw[k][0].islower() and words[k] not in function \
+                and ("the" in words[max(0, k - 3):k] or named_after):
             j = k
             while j >= 0 and raw[j][0].islower() and words[j] not in function:
                 kinds.add(j)
@@ -556,7 +562,6 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
         if _possessive(raw[k]) and (raw[k + 1][0].islower() or raw[k + 1].rstrip(".,;:").isupper()) \
                 and words[k + 1] not in function:  # "Aristotle's child", "Boeing's CEO"
             kinds.add(k + 1)
-    joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
     # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
     # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The

@@ -131,6 +131,11 @@ def test_spans_keep_names_and_noun_phrases_whole():
     where = spans("India is the country where rugby union was created.")
     assert "rugby union" in where and not any(" where " in s for s in where), "no span across a relative word"
     assert "The Man Who Sold the World" in spans("The Man Who Sold the World was performed by David Bowie.")
+    assert not {"citizenship", "holds citizenship"} & spans("Hal Erickson holds citizenship of United States."), \
+        "a lowercase noun right before 'of' and a name is a kind noun"
+    # a copula or relative word opens a noun phrase like an article does
+    assert "football" not in spans("The sport of Sports Interactive is association football.")
+    assert "music" not in spans("Japan is the country where rock music was created.")
 
 
 @pytest.mark.parametrize("text, subject, obj", [
