@@ -53,13 +53,13 @@ def report(rows: dict[str, list[dict]]) -> None:
               f"{pct('window'):6.1f} {sum(j['window_size'] for j in judged) / n:5.2f}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> dict[str, list[dict]]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(factconsolidation.DATA))
     ap.add_argument("--out-dir", default=str(common.OUT), help="where the fc_<len>.db files are")
     ap.add_argument("--subsets", help="e.g. mh_6k,mh_32k (default: those whose database exists)")
     ap.add_argument("--memstream", help="a bench/memstream.py dataset: read its ms_<name>_p<k>.db pools instead")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     out, rows = Path(args.out_dir), defaultdict(list)
     if args.memstream:
         dataset = json.loads(Path(args.memstream).read_text())
@@ -77,6 +77,7 @@ def main() -> None:
             db = dbs.setdefault(item.db, cmc.open_db(out / f"fc_{item.db}.db"))
             rows[item.subset].append(judge(db, item.question, item.golds))
     report(rows)
+    return rows
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import common  # noqa: E402
 import extraction  # noqa: E402
 import factconsolidation  # noqa: E402
 import memstream  # noqa: E402
+import ranking  # noqa: E402
 import results  # noqa: E402
 import reworded  # noqa: E402
 
@@ -284,3 +285,12 @@ def test_reworded_refuses_a_template_without_rewording(reworded_run, monkeypatch
     monkeypatch.delitem(reworded.REWORDINGS, "The author of {} is")
     with pytest.raises(SystemExit, match="no rewording"):
         reworded.build(tmp_path / "fc.json", tmp_path / "again.json")
+
+
+def test_ranking_reads_the_benchmark_databases_without_a_model(fc_run, capsys):
+    _, _, tmp = fc_run
+    rows = ranking.main(["--data", str(tmp / "fc.json"), "--out-dir", str(tmp), "--subsets", "mh_6k,sh_6k"])
+    assert [j["first"] for j in rows["mh_6k"]] == [True, True]  # Africa via Bob Jones; Spain's newest
+    assert [j["first"] for j in rows["sh_6k"]] == [True]
+    assert all(j["in_evidence"] and j["window_size"] >= 1 for js in rows.values() for j in js)
+    assert "mh_6k" in capsys.readouterr().out
