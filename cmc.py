@@ -546,8 +546,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     function = _EDGE_WORDS | _ARTICLES
     spans: dict[str, tuple[int, int]] = {}
     # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
-    # nouns naming a kind of thing (between "the" and "of", or after a possessive), not a
-    # thing; no span may contain them.
+    # nouns naming a kind of thing (between "the" and "of", right before "of" and a name, or
+    # after a possessive), not a thing; no span may contain them.
     joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
     kinds = set()
     for k in range(len(words) - 1):
@@ -1736,7 +1736,8 @@ CHOICE_WINDOW = 0.25  # candidates this close to the best score are left to the 
 
 def choice_window(candidates: list[dict]) -> list[dict]:
     """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
-    of the best score, less any candidate a newer fact of the same subject ties with."""
+    of the best score, less any candidate a newer fact of the same subject, read in the same
+    direction, ties with."""
     top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
     # two facts of one subject that explain the question equally: the newer one replaced the
     # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
