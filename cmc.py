@@ -636,15 +636,29 @@ def _json_str(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def _without_name(relation: str, obj: str) -> str:
+def _without_name(relation: str, obj: str, subject: str = "", text: str = "") -> str:
     """A relation name never carries its object's name ("work_at_initech" for Initech): the
-    later records of a batch would copy it into their own facts."""
+    later records of a batch would copy it into their own facts. Given the record, nor a word it
+    takes from the subject or object alone ("head_state" for "the head of the United States
+    government": "state" is only in the subject's name), which would make it another relation's
+    name ("head of state")."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
+    names = [*own, *words_of(subject)]
+    rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
+
+    def like(a: str, b: str) -> bool:  # "state" / "States": a plural is not a suffix rule
+        return _same_word(a, b) or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+
+    def borrowed(w: str) -> bool:
+        return bool(text and any(like(w, n) for n in names) and not any(like(w, r) for r in rest))
     kept = [w for w in words if w not in own]
+    unborrowed = [w for w in kept if not borrowed(w)]
+    if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing
+        kept = unborrowed
     return "_".join(kept) if kept and len(kept) < len(words) else relation
 
 
-def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]]) -> str:
+def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "") -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
     fits EXTRACT_SCHEMA: the model chooses the status, chooses every subject and object among
     the record's literal spans (an object never overlaps its subject: a small model otherwise
@@ -667,7 +681,7 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
             return reply + _json_str(relation) + after + '"}]}'
         obj = objects[model.choose(prompt, [_json_str(o) + '"' for o in objects],
                                    reply=reply + _json_str(relation) + after, prefer_longer=SPAN_LENGTH_BIAS)]
-        reply += _json_str(_without_name(relation, obj)) + after + _json_str(obj) + '"}'
+        reply += _json_str(_without_name(relation, obj, subject, text)) + after + _json_str(obj) + '"}'
         if model.choose(prompt, ["]}", ', {"'], reply=reply) == 0:
             break
         reply += ", "
@@ -784,7 +798,7 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
         try:
             spans = record_spans(text)
             reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies),
-                                      prefer_known(spans, known) if known else spans)
+                                      prefer_known(spans, known) if known else spans, text)
         except CmcError:
             raise
         except Exception as e:  # a crashing model must not lose the record

@@ -41,6 +41,12 @@ def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
 def test_a_relation_name_drops_its_objects_name():
     assert cmc._without_name("work_at_initech", "Initech") == "work_at"
     assert cmc._without_name("association_football", "association football") == "association_football"
+    # a word only the subject's name holds is not the relation's: "head of the United States
+    # government" is not "head of state"
+    gov = "The name of the current head of the United States government is Ana."
+    assert cmc._without_name("head_state", "Ana", "United States", gov) == "head"
+    state = "The name of the current head of state in United States is Ana."
+    assert cmc._without_name("head_state", "Ana", "United States", state) == "head_state"
 
 
 def test_a_last_hop_worded_differently_answers_what_the_question_names_first(db):
