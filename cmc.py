@@ -638,10 +638,12 @@ def _json_str(text: str) -> str:
 
 def _without_name(relation: str, obj: str, subject: str = "", text: str = "") -> str:
     """A relation name never carries its object's name ("work_at_initech" for Initech): the
-    later records of a batch would copy it into their own facts. Given the record, nor a word it
-    takes from the subject or object alone ("head_state" for "the head of the United States
-    government": "state" is only in the subject's name), which would make it another relation's
-    name ("head of state")."""
+    later records of a batch would copy it into their own facts. Given the record, nor a word
+    that only the subject's or object's name holds, or that the record does not say at all
+    ("head_state" for "the head of the United States government", or for "the head of the
+    Italy government" after the catalogue offered "head_of_state"): it would make the fact
+    another relation's ("head of state"), and the newer of the two would overwrite the other.
+    A name is kept whole when nothing but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
     names = [*own, *words_of(subject)]
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
@@ -649,8 +651,8 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     def like(a: str, b: str) -> bool:  # "state" / "States": a plural is not a suffix rule
         return _same_word(a, b) or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
 
-    def borrowed(w: str) -> bool:
-        return bool(text and any(like(w, n) for n in names) and not any(like(w, r) for r in rest))
+    def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
+        return bool(text) and w not in _EDGE_WORDS and not any(like(w, r) for r in rest)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
     if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing

@@ -47,6 +47,9 @@ def test_a_relation_name_drops_its_objects_name():
     assert cmc._without_name("head_state", "Ana", "United States", gov) == "head"
     state = "The name of the current head of state in United States is Ana."
     assert cmc._without_name("head_state", "Ana", "United States", state) == "head_state"
+    italy = "The name of the current head of the Italy government is Ana."  # "state": said nowhere
+    assert cmc._without_name("head_of_state", "Ana", "Italy", italy) == "head_of"
+    assert cmc._without_name("occupation", "pilot", "Ana", "Ana works as a pilot.") == "occupation"  # nothing left
 
 
 def test_a_last_hop_worded_differently_answers_what_the_question_names_first(db):
