@@ -1015,7 +1015,8 @@ class IngestStats:
 
 # Records read by the cache or a rule are written this many to a transaction. At a million
 # records every commit rewrites thousands of random index pages; 4096 against 512 measured
-# 3,680-4,340 against 2,620-3,160 records/s there (bench/read_latency.py --records 1000000).
+# 5,037-5,318 against 3,727-3,941 records/s there (read_latency.ingest_rate on the 1M bench
+# database; docs/results.md, "Rule-handled ingest").
 WRITE_BATCH = 4096
 
 
