@@ -714,6 +714,15 @@ _DESCRIBES_LATER = re.compile(r"\s+(?:is|was|are|were)\s+the\s+(?:[^\s,;]+\s+){1
                               r"(?:of|where|in which|that|which|who|whom)\s+(?:the\s+)?", re.IGNORECASE)
 
 
+def _apart(text: str, s: str, o: str) -> bool:
+    """Whether the record names s and o at two places that do not overlap: a fact may relate a
+    thing to a namesake ("The capital of Luxembourg is Luxembourg.", "Robert Burns's child is
+    Robert Burns."), but one name read twice is a model copying its subject."""
+    return any(j >= i + len(s) or i >= j + len(o)
+               for i in (m.start() for m in re.finditer(re.escape(s), text))
+               for j in (m.start() for m in re.finditer(re.escape(o), text)))
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -734,7 +743,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
         if not entity_key(s) or not entity_key(o) or not relation_key(r):
             return Extraction(serial, "unresolved", reason="a triple has an empty key")
-        if entity_key(s) == entity_key(o):
+        if entity_key(s) == entity_key(o) and not _apart(text, s, o):
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
@@ -883,7 +892,7 @@ class RuleBook:
         for rule_id, form, relation, literals in tried + self.always:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
                 subject, obj = m["S"].strip(), m["O"].strip()
-                if entity_key(subject) and entity_key(obj) and entity_key(subject) != entity_key(obj):
+                if entity_key(subject) and entity_key(obj):  # two places: may be namesakes
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
         if not hits:
             return None

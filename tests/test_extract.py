@@ -60,6 +60,15 @@ def test_bad_reply_is_unresolved_with_reason(reply, reason):
     assert ex.status == "unresolved" and reason in ex.reason and ex.triples == []
 
 
+def test_a_fact_may_relate_a_name_to_its_namesake():
+    text = "Robert Burns's child is Robert Burns."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Robert Burns's", "child", "Robert Burns")))
+    assert ex.status == "facts" and ex.triples == [cmc.Triple("Robert Burns's", "child", "Robert Burns")]
+    # one name read twice is a copy, not a namesake
+    ex = cmc.validate_extraction(7, "Robert Burns wrote poems.", facts_reply(("Robert Burns", "child", "Robert Burns")))
+    assert ex.status == "unresolved" and "subject and object" in ex.reason
+
+
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
     stored(db, "Gabe Newell founded Valve.")
     (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))

@@ -48,6 +48,17 @@ def test_two_agreeing_records_activate_a_rule_that_then_replaces_the_model(db):
         (r[0], r[1], r[2]) for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
 
 
+def test_a_rule_reads_a_thing_named_after_itself(db):
+    add(db, "The capital of France is Paris.", "The capital of Peru is Lima.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("France", "capital", "Paris")),
+                                       facts_reply(("Peru", "capital", "Lima"))]))
+    add(db, "The capital of Luxembourg is Luxembourg.")
+    (ex,) = cmc.extract_pending(db, None)  # no model: the rule reads both places
+    assert ex.status == "facts" and ex.triples == [cmc.Triple("Luxembourg", "capital", "Luxembourg")]
+    ev = cmc.select_evidence(db, "What is the capital of Luxembourg?")[2]
+    assert [s for s, _ in ev.records] == [3]
+
+
 def test_one_subject_twice_is_not_enough(db):
     add(db, "Ana Silva works at Initech.", "Ana Silva works at Globex.")
     cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
