@@ -1558,6 +1558,7 @@ class Evidence:
     text: str
     fallback: bool  # True when the selection was empty and the history was used
     truncated: bool
+    left_out: int = 0  # records the reader's budget left out (focus)
 
 
 def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
@@ -1623,6 +1624,7 @@ class Answer:
     fallback: bool = False
     truncated: bool = False
     raw: str = ""  # the model's own words before clean_answer (benchmarks score both)
+    left_out: int = 0  # selected records the reader's budget left out (focus)
 
 
 _QUESTION_STOPWORDS = _EDGE_WORDS | _ARTICLES | set("""what which who whom whose where when why how
@@ -1724,12 +1726,41 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats)
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
-                     "subject": e.subject, "reverse": path[0].reverse}
+                     "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path]}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
             best[key] = candidate  # one entry per distinct answer, at its best path
     # at equal scores a fact about the named subject comes before one read backwards into it
     return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], c["reverse"], -c["serial"]))
+
+
+# The reader reads at most this many characters of evidence. A five-hop closure over a dense
+# history can hold dozens of records, and a small model reads a long list worse than a short
+# one; beyond this budget the records of the best-ranked hop paths are the ones it is shown.
+READER_BUDGET = 600
+
+
+def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge],
+          budget: int = READER_BUDGET) -> Evidence:
+    """Evidence longer than the reader's budget, cut to the records of the best-ranked
+    candidates' hop paths (whole paths, best first, at least the best one) plus every unresolved
+    record, still in source order. Evidence without ranked candidates is left whole."""
+    if len(evidence.text) <= budget or not candidates:
+        return evidence
+    texts = dict(evidence.records)
+    keep = set(texts) - {e.serial for e in edges}  # unresolved text: no path stands for it
+    used = len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
+    for i, c in enumerate(candidates):
+        new = [n for n in dict.fromkeys(c["path"]) if n not in keep and n in texts]
+        cost = sum(len(_line(n, texts[n])) for n in new)
+        if i and used + cost > budget:
+            break
+        keep.update(new)
+        used += cost
+    focused = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
+    focused.truncated = evidence.truncated
+    focused.left_out = len(evidence.records) - len(focused.records)
+    return focused
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:
@@ -1776,8 +1807,10 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
            evidence: Evidence) -> Answer:
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
     texts = dict(evidence.records)
-    shown = [e for e in edges if e.serial in texts]
-    candidates = rank_candidates(question, anchors, shown, texts)
+    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts)
+    evidence = focus(evidence, candidates, edges)
+    texts = dict(evidence.records)
+    candidates = [c for c in candidates if all(n in texts for n in c["path"])]
     prompt = answer_prompt(evidence, question)
     # Unresolved text that names an anchor may hold the answer in words no edge has: then the
     # model answers freely. Unresolved records about other things do not stop the choice.
@@ -1790,7 +1823,8 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
         raw = model.complete(prompt, max_tokens=32, stop=("\n",)).text
         text = clean_answer(raw)
     return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], list(anchors),
-                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated, raw)
+                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated, raw,
+                  evidence.left_out)
 
 
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None) -> Answer:
@@ -2406,12 +2440,14 @@ def _cli():
             err(str(e))
         if as_json:
             doc = {"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
-                   "edges": result.edges, "candidates": result.candidates}
+                   "edges": result.edges, "candidates": result.candidates, "left_out": result.left_out}
             print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
             return
         con = out()
         con.print(f"[bold]{result.answer or '(no answer)'}[/bold]")
         note = " (no entity of the question is known: read the history)" if result.fallback else ""
+        if result.left_out:
+            note += f" ({result.left_out} more selected records, on lower-ranked paths, were not read)"
         con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
         for e in result.evidence:
             con.print(f"  [dim][{e['serial']}][/dim] {escape(e['text'])}")

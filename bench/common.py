@@ -360,15 +360,16 @@ def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> l
             for it in mine:
                 read = v.read(view, it.question)
                 ans = cmc.answer(model, it.question, read.anchors, read.edges, read.evidence)
-                prompt = cmc.answer_prompt(read.evidence, it.question)
+                seen = fit([(e["serial"], e["text"]) for e in ans.evidence])  # after the reader's budget
+                prompt = cmc.answer_prompt(seen, it.question)
                 predictions.append({
                     "id": it.id, "subset": it.subset, "view": view, "question": it.question,
                     "gold": it.golds, "prediction": ans.answer,
                     "correct": score(ans.answer, it.golds) or score(ans.raw, it.golds),
-                    "answer_in_evidence": answer_in(read.evidence.text, it.golds),
+                    "answer_in_evidence": answer_in(seen.text, it.golds),
                     "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
                     "fallback": read.evidence.fallback, "anchors": read.anchors,
-                    "evidence": [s for s, _ in read.evidence.records]})
+                    "evidence": [s for s, _ in seen.records], "left_out": ans.left_out})
             if mine:
                 log(f"{key} {view}: {len(mine)} questions in {time.monotonic() - start:.1f} s")
     return predictions

@@ -93,3 +93,25 @@ def test_a_fact_read_backwards_answers_the_named_subject_and_loses_ties_to_forwa
     put(db, "Rand al'Thor is a creation of Ferdowsi.", ("Rand al'Thor", "creator", "Ferdowsi"))
     # neither record says "famous": the fact about Ferdowsi beats the newer one read backwards
     assert ranked(db, "What is Ferdowsi famous for?")[0] == "Shahnameh"
+
+
+def test_evidence_over_the_readers_budget_keeps_the_best_ranked_paths(db):
+    put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
+    put(db, "John Keats died in the city of Rome.", ("John Keats", "died_in", "Rome"))
+    for i in range(12):  # facts about the places a two-hop question passes, none about death
+        put(db, f"Rome has a landmark called Landmark Number {i}.", ("Rome", f"landmark_{i}", f"Landmark Number {i}"))
+    put(db, "Some note about Endymion that no rule could read.", status="unresolved")  # always shown
+    question = "Where did the author of Endymion die?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    assert len(evidence.text) > cmc.READER_BUDGET
+    model = FakeModel(default=lambda p: "Rome")
+    ans = cmc.answer(model, question, anchors, edges, evidence)
+    shown = [e["serial"] for e in ans.evidence]
+    assert {1, 2, 15} <= set(shown) and shown == sorted(shown)  # the path to Rome, source order
+    assert ans.left_out == len(evidence.records) - len(shown) > 0
+    assert len(cmc._fit([(e["serial"], e["text"]) for e in ans.evidence], cmc.EVIDENCE_BUDGET, False).text) \
+        <= cmc.READER_BUDGET
+    assert all(set(c["path"]) <= set(shown) for c in ans.candidates)
+    # within the budget nothing is left out
+    small = cmc.focus(evidence, [], edges)
+    assert small is evidence
