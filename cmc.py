@@ -292,27 +292,39 @@ class LlamaModel:
         if not path.is_file() or not os.access(path, os.R_OK):
             raise CmcError(f"No readable model file at {path}. Pass --model PATH to a .gguf file "
                            "or unset CMC_MODEL to use the embedded model.")
+        self.name, self.path, self.n_ctx = path.name, str(path), n_ctx
+        self._llm = None
+        self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
+        self.generated = 0  # of which the model chose (the reply's own tokens)
+
+    @property
+    def llm(self):
+        """The llama.cpp model, loaded on first use (a second or so): a bulk add that the cache
+        and induced rules read whole, or an answer the ranking settles, never loads it."""
+        if self._llm is None:
+            self._load()
+        return self._llm
+
+    def _load(self) -> None:
         import llama_cpp  # lazy: model-free commands start fast
         self._silence_native_logs(llama_cpp)
-        self.name, self.path = path.name, str(path)
         try:
             threads = int(os.environ.get("CMC_THREADS") or os.cpu_count() or 2)
-            self.llm = llama_cpp.Llama(model_path=self.path, n_ctx=n_ctx, n_threads=threads,
-                                       n_threads_batch=threads, n_batch=512, seed=0, verbose=False)
+            llm = llama_cpp.Llama(model_path=self.path, n_ctx=self.n_ctx, n_threads=threads,
+                                  n_threads_batch=threads, n_batch=512, seed=0, verbose=False)
         except (ValueError, RuntimeError) as e:
-            raise CmcError(f"Could not load the model at {path} ({e}). Pass --model PATH to a "
+            raise CmcError(f"Could not load the model at {self.path} ({e}). Pass --model PATH to a "
                            "valid .gguf file.") from None
         import numpy
         self._np = numpy
-        self.n_ctx, self.n_vocab = n_ctx, self.llm.n_vocab()
-        meta = self.llm.metadata or {}
+        self.n_vocab = llm.n_vocab()
+        meta = llm.metadata or {}
         self.chat_template = meta.get("tokenizer.chat_template")
         # Instruction-tuned GGUFs get their chat template; base models get plain completion.
         self.chat = bool(self.chat_template) and "instruct" in (
             meta.get("general.name", "") + meta.get("general.finetune", "") + self.name).lower()
-        self._stop_ids = {t for t in (self.llm.token_eos(), self.llm._model.token_eot()) if t >= 0}
-        self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
-        self.generated = 0  # of which the model chose (the reply's own tokens)
+        self._stop_ids = {t for t in (llm.token_eos(), llm._model.token_eot()) if t >= 0}
+        self._llm = llm
 
     @staticmethod
     def _silence_native_logs(llama_cpp) -> None:
@@ -328,6 +340,8 @@ class LlamaModel:
     # The tokens of prompt + reply; the reply's own tokens are returned separately so a
     # continuation can be tokenised on its own.
     def _tokens(self, prompt: str, reply: str) -> list[int]:
+        if self._llm is None:  # the model (and its chat template) load on first use
+            self._load()
         if self.chat:
             from jinja2 import Template
             text = Template(self.chat_template).render(
@@ -1023,10 +1037,10 @@ class IngestStats:
 
 
 # Records read by the cache or a rule are written this many to a transaction. At a million
-# records every commit rewrites thousands of random index pages; 4096 against 512 measured
-# 5,037-5,318 against 3,727-3,941 records/s there (read_latency.ingest_rate on the 1M bench
-# database; docs/results.md, "Rule-handled ingest").
-WRITE_BATCH = 4096
+# records every commit rewrites thousands of random index pages, so fewer commits are faster:
+# on the 1M bench database 4096 measured 1.4x the rate of 512, and 16384 a median 1.1x the rate
+# of 4096 in alternating runs (read_latency.ingest_rate; docs/results.md, "Rule-handled ingest").
+WRITE_BATCH = 16384
 
 
 def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
@@ -1035,6 +1049,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
     active rules, then the model in batches. Writes are grouped in transactions; a record is
     only ever pending or fully extracted, so an interrupted run resumes where it stopped."""
     stats = stats or IngestStats()
+    stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
     results: list[Extraction] = []
     while True:
         rows = db.execute(PENDING).fetchall()
@@ -1740,27 +1755,54 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
 READER_BUDGET = 600
 
 
-def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge],
+def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], question: str = "",
           budget: int = READER_BUDGET) -> Evidence:
     """Evidence longer than the reader's budget, cut to the records of the best-ranked
     candidates' hop paths (whole paths, best first, at least the best one) plus every unresolved
-    record, still in source order. Evidence without ranked candidates is left whole."""
-    if len(evidence.text) <= budget or not candidates:
+    record, still in source order. Without ranked candidates (no entity of the question is known
+    and the history was rendered), the records that share the most words with the question."""
+    if len(evidence.text) <= budget:
         return evidence
     texts = dict(evidence.records)
-    keep = set(texts) - {e.serial for e in edges}  # unresolved text: no path stands for it
-    used = len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
-    for i, c in enumerate(candidates):
-        new = [n for n in dict.fromkeys(c["path"]) if n not in keep and n in texts]
-        cost = sum(len(_line(n, texts[n])) for n in new)
-        if i and used + cost > budget:
-            break
-        keep.update(new)
-        used += cost
+    if candidates:
+        keep = set(texts) - {e.serial for e in edges}  # unresolved text: no path stands for it
+        used = len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
+        for i, c in enumerate(candidates):
+            new = [n for n in dict.fromkeys(c["path"]) if n not in keep and n in texts]
+            cost = sum(len(_line(n, texts[n])) for n in new)
+            if i and used + cost > budget:
+                break
+            keep.update(new)
+            used += cost
+    else:
+        keep = _question_records(evidence.records, question, budget)
     focused = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
     focused.truncated = evidence.truncated
     focused.left_out = len(evidence.records) - len(focused.records)
     return focused
+
+
+def _question_records(records: list[tuple[int, str]], question: str, budget: int) -> set[int]:
+    """The records naming the most of the question's words (as _same_word counts them), newest
+    first among equals, as many as fit the budget; with no word in common, the newest ones."""
+    wanted, matches = _content_words(question), {}
+    scored = []
+    for serial, text in records:
+        found = set()
+        for v in set(words_of(text)):
+            if v not in matches:  # a history repeats its words: each is compared once
+                matches[v] = {w for w in wanted if _same_word(w, v)}
+            found |= matches[v]
+        scored.append((len(found), serial))
+    texts = dict(records)
+    keep, used = set(), len(EVIDENCE_PREFIX)
+    for _, serial in sorted(scored, reverse=True):
+        cost = len(_line(serial, texts[serial]))
+        if keep and used + cost > budget:
+            break
+        keep.add(serial)
+        used += cost
+    return keep
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:
@@ -1808,7 +1850,7 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
     texts = dict(evidence.records)
     candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts)
-    evidence = focus(evidence, candidates, edges)
+    evidence = focus(evidence, candidates, edges, question)
     texts = dict(evidence.records)
     candidates = [c for c in candidates if all(n in texts for n in c["path"])]
     prompt = answer_prompt(evidence, question)

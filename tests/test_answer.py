@@ -113,5 +113,25 @@ def test_evidence_over_the_readers_budget_keeps_the_best_ranked_paths(db):
         <= cmc.READER_BUDGET
     assert all(set(c["path"]) <= set(shown) for c in ans.candidates)
     # within the budget nothing is left out
-    small = cmc.focus(evidence, [], edges)
-    assert small is evidence
+    small = cmc.render(db, [e for e in edges if e.serial in (1, 2)])
+    assert cmc.focus(small, ans.candidates, edges, question) is small
+
+
+def test_history_over_the_readers_budget_keeps_the_records_that_share_the_questions_words(db):
+    put(db, "Past Masters was performed by Madonna, the singer.", status="unresolved")
+    for i in range(30):  # newer records about other things
+        put(db, f"Note {i}: the weather was mild and the garden needed water.", status="no_fact")
+    put(db, "Somebody asked about a past event.", status="no_fact")
+    question = "Who performed Past Masters?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    assert evidence.fallback and len(evidence.text) > cmc.READER_BUDGET
+    model = FakeModel(default=lambda p: "Madonna")
+    ans = cmc.answer(model, question, anchors, edges, evidence)
+    shown = [e["serial"] for e in ans.evidence]
+    assert shown[0] == 1 and 32 in shown and shown == sorted(shown)  # best match, then "past"
+    assert ans.answer == "Madonna" and ans.fallback and ans.left_out > 0
+    assert len(cmc._fit([(e["serial"], e["text"]) for e in ans.evidence], cmc.EVIDENCE_BUDGET, True).text) \
+        <= cmc.READER_BUDGET
+    # no word in common: the newest records
+    far = cmc.focus(evidence, [], edges, "Why?")
+    assert far.records[-1][0] == 32 and 1 not in dict(far.records)

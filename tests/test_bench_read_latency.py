@@ -45,13 +45,17 @@ def test_lines_become_triples_with_the_templates():
 
 
 def test_bench_runs_on_a_tiny_history_and_grows_it(tmp_path):
-    results = bench.run(tiny_history(tmp_path), 600, tmp_path, generated=40, ingest=100, log=lambda s: None)
+    results = bench.run(tiny_history(tmp_path), 600, tmp_path, generated=40, ingest=100, log=lambda s: None,
+                        ingest_runs=2)
     assert [r["records"] for r in results] == [len(LINES), 600]
     for r in results:
         assert SIZE_KEYS <= set(r)
         assert 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
         # the rule-only ingest either ran (every record by a rule) or says why it could not
         assert (r["ingest_records_per_s"] or 0) > 0 or r["ingest_note"].startswith(("pending", "only"))
+        assert len(r["ingest_runs"]) in ((2,) if r["ingest_records_per_s"] else (0,))
+        # and once as a user runs it: `cmc.py add --file` in a new process, every record by a rule
+        assert (r["cli_ingest_records_per_s"] or 0) > 0, r["cli_ingest_note"]
     assert results[0]["gold_in_evidence"] == 1
     assert results[1]["questions"] == 41 and results[1]["gold_in_evidence"] == 41
 

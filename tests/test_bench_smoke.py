@@ -294,3 +294,9 @@ def test_ranking_reads_the_benchmark_databases_without_a_model(fc_run, capsys):
     assert [j["first"] for j in rows["sh_6k"]] == [True]
     assert all(j["in_evidence"] and j["window_size"] >= 1 for js in rows.values() for j in js)
     assert "mh_6k" in capsys.readouterr().out
+    # as the reader sees it: a tiny budget keeps the best path only, so prompts shrink
+    small = ranking.main(["--data", str(tmp / "fc.json"), "--out-dir", str(tmp), "--subsets", "mh_6k",
+                          "--reader-budget", "1"])
+    assert [j["first"] for j in small["mh_6k"]] == [True, True]
+    assert sum(j["prompt"] for j in small["mh_6k"]) < sum(j["prompt"] for j in rows["mh_6k"])
+    assert "reader budget 1" in capsys.readouterr().out

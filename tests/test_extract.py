@@ -181,3 +181,18 @@ def test_a_subject_is_not_run_on_into_its_verb():
 
 def _json(s):
     return json.dumps(s, ensure_ascii=False)[1:-1]
+
+
+def test_the_model_loads_on_first_use_so_rule_read_records_never_wait_for_it(db, tmp_path):
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"not a GGUF file")
+    model = cmc.LlamaModel(broken)  # readable: checked now, loaded only when a record needs it
+    with cmc.transaction(db):
+        db.execute("INSERT INTO rules (pattern, relation, status, created_at) "
+                   "VALUES ('<S> is based in <O>.', 'based_in', 'active', 1)")
+    stored(db, "Initech is based in Porto.")
+    assert [ex.status for ex in cmc.extract_pending(db, model)] == ["facts"]  # the rule read it
+    stored(db, "Ana has a cat called Tom.")  # no rule: the model is needed, and cannot load
+    with pytest.raises(cmc.CmcError, match="Could not load the model"):
+        cmc.extract_pending(db, model)
+    assert db.execute("SELECT status FROM records WHERE serial = 2").fetchone()[0] == "pending"
