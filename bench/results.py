@@ -145,10 +145,12 @@ def fc_section(doc: dict, chart: str | None, source: Path = FC_JSON) -> str:
                    "this harness yet: it waits for the fast extraction (issue 3). These numbers are not "
                    "comparable to the paper's 800-question figures.")
     out += ["", "Every view reads the same frozen extraction (below) and uses the same reader call and prompt "
-            "(`cmc.answer`); all are rendered under the 60,000-character rule. Accuracy is MemoryAgentBench's "
-            "substring exact match; *answer in evidence* is the gold string found, as whole words, in the "
-            "rendered evidence; *tokens* is the mean reader prompt length in the reader's tokens; *truncated* "
-            "counts evidence clipped by the character budget.", "", "### By view", ""]
+            "(`cmc.answer`); all are rendered under the 60,000-character rule, then cut to the reader's "
+            "budget (`cmc.focus`: over 600 characters, the records of the best-ranked hop paths). Accuracy is "
+            "MemoryAgentBench's substring exact match; *answer in evidence* is the gold string found, as whole "
+            "words, in the evidence the reader was shown; *tokens* is the mean reader prompt length in the "
+            "reader's tokens; *truncated* counts evidence clipped by the 60,000-character rule.", "",
+            "### By view", ""]
     body = [[f"`{v}`", _cell(rows, v, "sh", "accuracy"), _cell(rows, v, "mh", "accuracy"),
              _cell(rows, v, "all", "accuracy"), _cell(rows, v, "sh", "answer_in_evidence"),
              _cell(rows, v, "mh", "answer_in_evidence"),
