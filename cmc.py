@@ -2489,7 +2489,9 @@ def _cli():
         con.print(f"[bold]{result.answer or '(no answer)'}[/bold]")
         note = " (no entity of the question is known: read the history)" if result.fallback else ""
         if result.left_out:
-            note += f" ({result.left_out} more selected records, on lower-ranked paths, were not read)"
+            cut = "history records sharing fewer of its words" if result.fallback else \
+                "selected records, on lower-ranked paths,"
+            note += f" ({result.left_out} more {cut} were not read)"
         con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
         for e in result.evidence:
             con.print(f"  [dim][{e['serial']}][/dim] {escape(e['text'])}")

@@ -128,3 +128,17 @@ def test_bulk_add_prints_a_summary_and_relations_lists_the_catalogue(run, tmp_pa
     assert rel[0]["relation"] == "lives_in" and rel[0]["assertions"] == 1
     info = json.loads(run("info", "--json").stdout)
     assert info["extract_calls"] == 1 and "extract_prompt_tokens" in info and "rules_active" in info
+
+
+def test_ask_says_how_many_records_the_readers_budget_left_out(run):
+    notes = [f"Note {i}: the garden needed water after a mild and sunny week." for i in range(20)]
+    run.model.replies += ['{"status": "no_fact", "triples": []}'] * 21 + ["Madonna", "Madonna"]
+    added = run("add", "Past Masters was performed by Madonna.", *notes)
+    assert added.exit_code == 0, added.output
+    shown = run("ask", "Who performed Past Masters?")  # no entity is known: the history is read
+    assert shown.exit_code == 0, shown.output
+    said = " ".join(shown.stdout.split())  # rich wraps long lines
+    assert "(13 more history records sharing fewer of its words were not read)" in said
+    assert "[1] Past Masters was performed by Madonna." in said
+    doc = json.loads(run("ask", "Who performed Past Masters?", "--json").stdout)
+    assert doc["left_out"] == 21 - len(doc["evidence"]) > 0 and doc["evidence"][0]["serial"] == 1
