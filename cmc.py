@@ -1738,8 +1738,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         else:
             stands_for = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
             last_penalty = 0 if stands_for else 1
+        # a fact no hop path from the question's entities reaches (evidence that was not
+        # traversed: search hits, a whole state) explains its own subject, not the question's
+        unanchored = path[0].depth > 0
         score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
-                 - 0.5 * repeats)
+                 - 0.5 * repeats - unanchored)
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path]}
         key = entity_key(e.object_text)

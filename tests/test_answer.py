@@ -135,3 +135,14 @@ def test_history_over_the_readers_budget_keeps_the_records_that_share_the_questi
     # no word in common: the newest records
     far = cmc.focus(evidence, [], edges, "Why?")
     assert far.records[-1][0] == 32 and 1 not in dict(far.records)
+
+
+def test_a_fact_no_path_from_the_question_reaches_ranks_below_one_that_is_reached():
+    texts = {1: "goaltender is associated with the sport of pesäpallo.",
+             2: "Darryl Strawberry is associated with the sport of baseball."}
+    edges = [cmc.Edge("goaltender", "sport", "pesäpallo", 1, 0, "goaltender", "pesäpallo"),
+             # a search hit or a whole state's fact: in the evidence, but not walked to
+             cmc.Edge("darryl strawberry", "sport", "baseball", 2, cmc.MAX_HOPS, "Darryl Strawberry", "baseball")]
+    ranked = cmc.rank_candidates("Which sport is goaltender associated with?", ["goaltender"], edges, texts)
+    assert [c["answer"] for c in ranked] == ["pesäpallo", "baseball"]
+    assert [c["answer"] for c in cmc.choice_window(ranked)] == ["pesäpallo"]
