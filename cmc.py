@@ -1808,6 +1808,18 @@ def _question_records(records: list[tuple[int, str]], question: str, budget: int
     return keep
 
 
+def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], evidence: Evidence,
+                budget: int | None = READER_BUDGET) -> tuple[Evidence, list[dict]]:
+    """What the reader is given: the evidence cut to its budget (none: not cut) and the ranked
+    candidates whose hop path that evidence still shows."""
+    texts = dict(evidence.records)
+    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts)
+    if budget:
+        evidence = focus(evidence, candidates, edges, question, budget)
+        texts = dict(evidence.records)
+    return evidence, [c for c in candidates if all(n in texts for n in c["path"])]
+
+
 def answer_prompt(evidence: Evidence, question: str) -> str:
     return prompt_template("answer.txt").substitute(evidence=evidence.text.rstrip("\n"),
                                                     question=" ".join(question.split())).rstrip()
@@ -1851,11 +1863,8 @@ def choice_window(candidates: list[dict]) -> list[dict]:
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
            evidence: Evidence) -> Answer:
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
+    evidence, candidates = reader_view(question, anchors, edges, evidence)
     texts = dict(evidence.records)
-    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts)
-    evidence = focus(evidence, candidates, edges, question)
-    texts = dict(evidence.records)
-    candidates = [c for c in candidates if all(n in texts for n in c["path"])]
     prompt = answer_prompt(evidence, question)
     # Unresolved text that names an anchor may hold the answer in words no edge has: then the
     # model answers freely. Unresolved records about other things do not stop the choice.

@@ -37,13 +37,7 @@ def gold_at(candidates: list[dict], golds: list[str]) -> int | None:
 
 def judge(db, question: str, golds: list[str], budget: int | None = None, tokens=None) -> dict:
     anchors, edges, evidence = cmc.select_evidence(db, question)
-    texts = dict(evidence.records)
-    shown = [e for e in edges if e.serial in texts]
-    candidates = cmc.rank_candidates(question, anchors, shown, texts)
-    if budget:  # what cmc.answer shows the reader
-        evidence = cmc.focus(evidence, candidates, edges, question, budget)
-        texts = dict(evidence.records)
-        candidates = [c for c in candidates if all(n in texts for n in c["path"])]
+    evidence, candidates = cmc.reader_view(question, anchors, edges, evidence, budget)  # as cmc.answer
     window = cmc.choice_window(candidates) if candidates else []
     at = gold_at(candidates, golds)
     prompt = cmc.answer_prompt(evidence, question)

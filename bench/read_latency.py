@@ -265,8 +265,8 @@ def percentile(values: list[float], q: float) -> float:
 def quiet_heap() -> None:
     """Freeze what this process already holds (at 1M records, the synthetic generator's million
     subjects) so that Python's full garbage collections inside a timing walk cmc's objects, not
-    the bench's: a `cmc.py ask` process holds no such heap. One such collection showed up as a
-    680-750 ms read at 1M."""
+    the bench's: a `cmc.py ask` process holds no such heap. Without it the 1M reads had a
+    680-750 ms max in two runs; with it, 3.7-5.5 ms in three."""
     gc.collect()
     gc.freeze()
 
