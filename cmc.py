@@ -657,7 +657,9 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     ("head_state" for "the head of the United States government", or for "the head of the
     Italy government" after the catalogue offered "head_of_state"): it would make the fact
     another relation's ("head of state"), and the newer of the two would overwrite the other.
-    A name is kept whole when nothing but function words would be left."""
+    A name that is one of the names itself ("Rome" for "Bo lives in Rome.") is replaced by the
+    words the record says between subject and object ("lives_in"); otherwise a name is kept
+    whole when nothing but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
     names = [*own, *words_of(subject)]
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
@@ -667,6 +669,11 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
 
     def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
         return bool(text) and w not in _EDGE_WORDS and not any(like(w, r) for r in rest)
+    if text and subject in text and obj in text and words in (words_of(obj), words_of(subject)):
+        i, j = text.index(subject), text.index(obj)
+        between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
+        if any(w not in _EDGE_WORDS for w in between):
+            return "_".join(between)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
     if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing

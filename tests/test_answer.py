@@ -50,6 +50,13 @@ def test_a_relation_name_drops_its_objects_name():
     italy = "The name of the current head of the Italy government is Ana."  # "state": said nowhere
     assert cmc._without_name("head_of_state", "Ana", "Italy", italy) == "head_of"
     assert cmc._without_name("occupation", "pilot", "Ana", "Ana works as a pilot.") == "occupation"  # nothing left
+    # a name that is one of the names: the record's own words between them name the relation
+    assert cmc._without_name("Rome", "Rome", "Bo", "Bo lives in Rome.") == "lives_in"
+    assert cmc._without_name("bo", "Rome", "Bo", "Bo lives in Rome.") == "lives_in"
+    assert cmc._without_name("university", "University of Milan", "Ada",  # part of a name: kept
+                             "The university where Ada was educated is University of Milan.") == "university"
+    assert cmc._without_name("Luxembourg", "Luxembourg", "Luxembourg",
+                             "The capital of Luxembourg is Luxembourg.") == "Luxembourg"  # only "is" between
 
 
 def test_a_last_hop_worded_differently_answers_what_the_question_names_first(db):
