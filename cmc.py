@@ -340,15 +340,14 @@ class LlamaModel:
     # The tokens of prompt + reply; the reply's own tokens are returned separately so a
     # continuation can be tokenised on its own.
     def _tokens(self, prompt: str, reply: str) -> list[int]:
-        if self._llm is None:  # the model (and its chat template) load on first use
-            self._load()
+        llm = self.llm  # first: loading sets the chat template read below
         if self.chat:
             from jinja2 import Template
             text = Template(self.chat_template).render(
                 messages=[{"role": "user", "content": prompt}], add_generation_prompt=True,
                 bos_token="", eos_token="") + reply
-            return self.llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
-        return self.llm.tokenize((prompt + reply).encode("utf-8"), add_bos=True, special=False)
+            return llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+        return llm.tokenize((prompt + reply).encode("utf-8"), add_bos=True, special=False)
 
     def _feed(self, tokens: list[int]):
         """Evaluate tokens, reusing the longest prefix already in the KV cache; returns the
@@ -661,7 +660,11 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     words the record says between subject and object ("lives_in"); otherwise a name is kept
     whole when nothing but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
-    names = [*own, *words_of(subject)]
+    if text and subject in text and obj in text and words in (words_of(obj), words_of(subject)):
+        i, j = text.index(subject), text.index(obj)
+        between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
+        if any(w not in _EDGE_WORDS for w in between):
+            return "_".join(between)
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
 
     def like(a: str, b: str) -> bool:  # "state" / "States": a plural is not a suffix rule
@@ -669,11 +672,6 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
 
     def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
         return bool(text) and w not in _EDGE_WORDS and not any(like(w, r) for r in rest)
-    if text and subject in text and obj in text and words in (words_of(obj), words_of(subject)):
-        i, j = text.index(subject), text.index(obj)
-        between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
-        if any(w not in _EDGE_WORDS for w in between):
-            return "_".join(between)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
     if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing
@@ -1774,27 +1772,34 @@ def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], que
     if len(evidence.text) <= budget:
         return evidence
     texts = dict(evidence.records)
-    if candidates:
-        keep = set(texts) - {e.serial for e in edges}  # unresolved text: no path stands for it
-        used = len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
-        for i, c in enumerate(candidates):
-            new = [n for n in dict.fromkeys(c["path"]) if n not in keep and n in texts]
-            cost = sum(len(_line(n, texts[n])) for n in new)
-            if i and used + cost > budget:
-                break
-            keep.update(new)
-            used += cost
+    if candidates:  # whole hop paths, best first, after the unresolved text no path stands for
+        keep = set(texts) - {e.serial for e in edges}
+        groups = [c["path"] for c in candidates]
     else:
-        keep = _question_records(evidence.records, question, budget)
+        keep, groups = set(), [[n] for n in _by_question_words(evidence.records, question)]
+    keep = _within_budget(groups, texts, keep, budget)
     focused = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
     focused.truncated = evidence.truncated
     focused.left_out = len(evidence.records) - len(focused.records)
     return focused
 
 
-def _question_records(records: list[tuple[int, str]], question: str, budget: int) -> set[int]:
-    """The records naming the most of the question's words (as _same_word counts them), newest
-    first among equals, as many as fit the budget; with no word in common, the newest ones."""
+def _within_budget(groups: list[list[int]], texts: dict[int, str], keep: set[int], budget: int) -> set[int]:
+    """keep, plus whole groups of records in order while they fit the budget (the first always)."""
+    keep, used = set(keep), len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
+    for i, group in enumerate(groups):
+        new = [n for n in dict.fromkeys(group) if n not in keep and n in texts]
+        cost = sum(len(_line(n, texts[n])) for n in new)
+        if i and used + cost > budget:
+            break
+        keep.update(new)
+        used += cost
+    return keep
+
+
+def _by_question_words(records: list[tuple[int, str]], question: str) -> list[int]:
+    """Serials of the records naming the most of the question's words (as _same_word counts
+    them) first, newest first among equals; with no word in common, newest first."""
     wanted, matches = _content_words(question), {}
     scored = []
     for serial, text in records:
@@ -1804,15 +1809,7 @@ def _question_records(records: list[tuple[int, str]], question: str, budget: int
                 matches[v] = {w for w in wanted if _same_word(w, v)}
             found |= matches[v]
         scored.append((len(found), serial))
-    texts = dict(records)
-    keep, used = set(), len(EVIDENCE_PREFIX)
-    for _, serial in sorted(scored, reverse=True):
-        cost = len(_line(serial, texts[serial]))
-        if keep and used + cost > budget:
-            break
-        keep.add(serial)
-        used += cost
-    return keep
+    return [serial for _, serial in sorted(scored, reverse=True)]
 
 
 def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], evidence: Evidence,
