@@ -667,11 +667,8 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
             return "_".join(between)
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
 
-    def like(a: str, b: str) -> bool:  # "state" / "States": a plural is not a suffix rule
-        return _same_word(a, b) or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
-
     def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
-        return bool(text) and w not in _EDGE_WORDS and not any(like(w, r) for r in rest)
+        return bool(text) and w not in _EDGE_WORDS and not any(_like_word(w, r) for r in rest)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
     if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing
@@ -951,12 +948,49 @@ def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
         return []
     form, relation, rule = reading
     if rule is None:
+        named = _form_relation(db, form, relation, ex.serial)
         rule_id = db.execute("INSERT INTO rules (pattern, relation, created_at) VALUES (?, ?, ?)",
-                             (form, relation, ex.serial)).lastrowid
-        rule = {"id": rule_id, "relation": relation, "status": "candidate"}
+                             (form, named, ex.serial)).lastrowid
+        rule = {"id": rule_id, "relation": named, "status": "candidate"}
     if rule["relation"] != relation:
         relabel_assertions(db, ex.serial, relation, rule["relation"])
     return record_rule_evidence(db, rule["id"], ex.serial, True, entity_key(ex.triples[0].subject))
+
+
+RULES_OF_RELATION = "SELECT pattern FROM rules WHERE relation = ? AND status IN ('candidate', 'active')"
+
+
+def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int) -> str:
+    """The relation a new sentence form names. Two forms the model gave one relation name that
+    both say the name's words but each add words of their own ("<S>'s home phone is <O>." and
+    "<S>'s work phone is <O>."; "head of state" and "head of government") state two relations:
+    the newer form's is the name plus its own words ("phone_work"), so neither overwrites the
+    other. A form that only adds words ("<S> now lives in <O>.") or does not say the name at all
+    (a paraphrase the model aligned) keeps the name."""
+    ours = _form_words(form)
+    name = [w for w in words_of(relation.replace("_", " ")) if w not in _EDGE_WORDS | _ARTICLES]
+    if not name or not _says_all(ours, name):
+        return relation
+    for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
+        theirs = _form_words(pattern)
+        if _says_all(theirs, name) and set(theirs) - set(ours) and set(ours) - set(theirs):
+            own = [w for w in dict.fromkeys(ours) if w not in theirs]
+            return align_relation(db, "_".join([relation, *own]), serial)
+    return relation
+
+
+def _form_words(form: str) -> list[str]:
+    return [w for w in words_of(form.replace("<S>", " ").replace("<O>", " ")) if w not in _QUESTION_STOPWORDS]
+
+
+def _says_all(words: Sequence[str], name: Sequence[str]) -> bool:
+    return all(any(_like_word(n, w) for w in words) for n in name)
+
+
+def _like_word(a: str, b: str) -> bool:
+    """One word in two forms: "state" / "States", "employer" / "employed" (a shared stem of four
+    letters or more; a plural is not a suffix rule)."""
+    return _same_word(a, b) or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
 
 
 def record_rule_evidence(db: sqlite3.Connection, rule_id: int, serial: int, agree: bool, subject_key: str) -> list[int]:
@@ -1153,7 +1187,8 @@ def _write_all(db, done: list, results: list, stats: IngestStats, on_record) -> 
 
 
 def _cached_triples(db: sqlite3.Connection, serial: int) -> list[Triple]:
-    rows = db.execute("SELECT subject, relation_text, object FROM assertions WHERE serial = ? ORDER BY id",
+    """The earlier record's reading as it stands: its relation after any relabelling by a rule."""
+    rows = db.execute("SELECT subject, relation, object FROM assertions WHERE serial = ? ORDER BY id",
                       (serial,))
     return [Triple(r[0], r[1], r[2]) for r in rows]
 

@@ -367,6 +367,7 @@ def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> l
                     "gold": it.golds, "prediction": ans.answer,
                     "correct": score(ans.answer, it.golds) or score(ans.raw, it.golds),
                     "answer_in_evidence": answer_in(seen.text, it.golds),
+                    "answer_in_rendered": answer_in(read.evidence.text, it.golds),  # before the budget
                     "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
                     "fallback": read.evidence.fallback, "anchors": read.anchors,
                     "evidence": [s for s, _ in seen.records], "left_out": ans.left_out})
@@ -388,6 +389,7 @@ def aggregate(predictions: list[dict], groups) -> list[dict]:
             rows.append({"view": view, "subset": group, "n": n,
                          "accuracy": round(sum(p["correct"] for p in ps) / n, 4),
                          "answer_in_evidence": round(sum(p["answer_in_evidence"] for p in ps) / n, 4),
+                         "answer_in_rendered": round(sum(p.get("answer_in_rendered", False) for p in ps) / n, 4),
                          "mean_input_tokens": round(sum(p["input_tokens"] for p in ps) / n, 2),
                          "truncated": sum(p["truncated"] for p in ps)})
     return rows

@@ -12,8 +12,10 @@ every view (bench/common.py describes them) with one cmc.answer call, and scored
 benchmark's substring exact match (raw and parsed output, the higher kept).
 
 --json writes {"results": [{"view", "subset", "n", "accuracy", "answer_in_evidence",
-"mean_input_tokens", "truncated"}], "model", "commit", ...}: one row per view and subset run,
-plus pooled rows "sh", "mh" and "all". Accuracy and answer_in_evidence are fractions. Per-question
+"answer_in_rendered", "mean_input_tokens", "truncated"}], "model", "commit", ...}: one row per
+view and subset run, plus pooled rows "sh", "mh" and "all". answer_in_evidence is the gold in
+what the reader was shown (after cmc.focus cut the evidence to the reader's budget),
+answer_in_rendered in the view's rendered evidence before that cut. All are fractions. Per-question
 predictions go to --predictions (default factconsolidation.predictions.jsonl in --out-dir, so
 bench/out/ unless --out-dir says otherwise).
 """

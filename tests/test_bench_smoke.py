@@ -82,7 +82,8 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
     assert {v for v, _ in rows} == set(common.VIEWS)
     assert {s for _, s in rows} == {"mh_6k", "sh_6k", "sh", "mh", "all"}
     for r in doc["results"]:
-        assert set(r) == {"view", "subset", "n", "accuracy", "answer_in_evidence", "mean_input_tokens", "truncated"}
+        assert set(r) == {"view", "subset", "n", "accuracy", "answer_in_evidence", "answer_in_rendered",
+                          "mean_input_tokens", "truncated"}
         assert r["n"] == (2 if r["subset"] == "all" else 1) and r["mean_input_tokens"] > 0 and r["truncated"] == 0
 
     def cells(view, key):
@@ -90,6 +91,8 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
     # cmc follows the new author to Spain's newest continent; reading the old graph first finds
     # France's record; keeping cmc's keys with their old values finds Europe.
     assert cells("cmc", "answer_in_evidence") == (1.0, 1.0) and cells("cmc", "accuracy") == (1.0, 1.0)
+    assert cells("cmc", "answer_in_rendered") == (1.0, 1.0)
+    assert cells("stale-closure", "answer_in_rendered") == (0.0, 0.0)
     assert cells("prior-read-refresh", "answer_in_evidence") == (1.0, 0.0)
     assert cells("prior-read-refresh", "accuracy") == (1.0, 0.0)
     assert cells("stale-closure", "answer_in_evidence") == (0.0, 0.0)

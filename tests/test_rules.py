@@ -207,3 +207,41 @@ def test_model_may_keep_a_new_relation_apart(db):
                        "born_on"])
     cmc.extract_pending(db, model, batch_size=1)
     assert {r[0] for r in db.execute("SELECT relation FROM assertions")} == {"born_in", "born_on"}
+
+
+def test_two_forms_that_each_add_words_to_one_name_are_two_relations(db):
+    # The model called both "phone"; home and work numbers must not overwrite each other.
+    add(db, "Ana's home phone is 555-0101.", "Bo's home phone is 555-0102.",
+        "Ana's work phone is 555-0199.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana's", "phone", "555-0101")),
+                                       facts_reply(("Bo's", "phone", "555-0102")),
+                                       facts_reply(("Ana's", "phone", "555-0199"))]))
+    assert [(p, r) for p, r, _ in rules(db)] == [("<S> home phone is <O>.", "phone"),
+                                                ("<S> work phone is <O>.", "phone_work")]
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current[("ana", "phone")] == "555 0101" and current[("ana", "phone_work")] == "555 0199"
+    assert "phone_work" in {r["relation"] for r in cmc.relations(db)}
+
+
+@pytest.mark.parametrize("later", [
+    "Ana now lives in Paris.",    # only adds words: an update
+    "Ana moved to Paris.",        # does not say the name: the model's paraphrase is kept
+])
+def test_a_form_that_only_adds_words_or_paraphrases_still_updates(db, later):
+    add(db, "Ana lives in Lyon.", "Bo lives in Graz.", later)
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana", "lives_in", "Lyon")),
+                                       facts_reply(("Bo", "lives_in", "Graz")),
+                                       facts_reply(("Ana", "lives_in", "Paris"))]))
+    assert {r[1] for r in rules(db)} == {"lives_in"}
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current[("ana", "lives_in")] == "paris"
+
+
+def test_a_repeated_record_reads_as_its_relabelled_original(db):
+    add(db, "Ana's home phone is 555-0101.", "Ana's work phone is 555-0199.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana's", "phone", "555-0101")),
+                                       facts_reply(("Ana's", "phone", "555-0199"))]))
+    add(db, "Ana's work phone is 555-0199.")
+    (ex,) = cmc.extract_pending(db, None)  # the cache: same reading as record 2, as it now stands
+    assert ex.triples == [cmc.Triple("Ana's", "phone_work", "555-0199")]
+    assert db.execute("SELECT relation FROM assertions WHERE serial = 3").fetchone()[0] == "phone_work"
