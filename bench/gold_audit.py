@@ -47,6 +47,21 @@ def any_version_texts(db, anchors: list[str], texts: dict[int, str]) -> str:
     return "\n".join(texts[s] for s in serials if s in texts)
 
 
+KEY_FORMS = """
+SELECT a.subject_key, a.relation, a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
+"""
+
+
+def mixed_form_keys(db) -> int:
+    """(subject, relation) keys whose assertions come from records of more than one sentence
+    form (each record with its subject and object replaced): where an update may be another
+    relation's value."""
+    forms = {}
+    for key, rel, s, o, text in db.execute(KEY_FORMS):
+        forms.setdefault((key, rel), set()).add(text.replace(s, "<S>").replace(o, "<O>"))
+    return sum(len(f) > 1 for f in forms.values())
+
+
 def audit(data: Path, subsets: list[str], limit: int | None) -> dict:
     _, items = factconsolidation.load(data, subsets, limit)
     counts, dbs, texts = Counter(), {}, {}
@@ -71,7 +86,8 @@ def audit(data: Path, subsets: list[str], limit: int | None) -> dict:
             counts[group, "n"] += 1
     groups = [s for s in subsets] + [h for h in ("sh", "mh") if any(s.startswith(h) for s in subsets)]
     rows = [{"subset": g, "n": counts[g, "n"], **{c: counts[g, c] for c in CLASSES}} for g in groups]
-    return {"results": rows, "commit": common.commit(), "command": " ".join(["python bench/gold_audit.py", *sys.argv[1:]])}
+    mixed = {key: mixed_form_keys(db) for key, db in dbs.items()}
+    return {"results": rows, "mixed_form_keys": mixed, "commit": common.commit(), "command": " ".join(["python bench/gold_audit.py", *sys.argv[1:]])}
 
 
 def section(doc: dict) -> str:
@@ -91,6 +107,8 @@ def section(doc: dict) -> str:
         "runs through an old value); *unreachable* = neither. *Bound* = current + unreachable: the "
         "most that better anchoring or extraction could reach while updates are resolved.", "",
         results.table(["subset", "n", "current", "superseded only", "unreachable", "bound"], body), "",
+        "(subject, relation) keys whose assertions come from records of more than one sentence form, "
+        "per history: " + ", ".join(f"{k.upper()} {v}" for k, v in doc["mixed_form_keys"].items()) + ".", "",
         "```sh", doc["command"], "```"])
 
 
@@ -105,6 +123,7 @@ def main(argv: list[str] | None = None) -> dict:
     doc = audit(args.data, [s for s in args.subsets.split(",") if s], args.limit)
     for r in doc["results"]:
         print(f"{r['subset']:>8}  n {r['n']:4d}  " + "  ".join(f"{c} {r[c]:4d}" for c in CLASSES))
+    print("keys stated in more than one sentence form:", doc["mixed_form_keys"])
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(doc, indent=1) + "\n")
