@@ -962,8 +962,8 @@ RULES_OF_RELATION = "SELECT pattern FROM rules WHERE relation = ? AND status IN 
 
 def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int) -> str:
     """The relation a new sentence form names. Two forms the model gave one relation name that
-    both say the name's words but each add words of their own ("<S>'s home phone is <O>." and
-    "<S>'s work phone is <O>."; "head of state" and "head of government") state two relations:
+    both say the name's words but each add words of their own ("<S> home phone is <O>." and
+    "<S> work phone is <O>."; "head of state" and "head of government") state two relations:
     the newer form's is the name plus its own words ("phone_work"), so neither overwrites the
     other. A form that only adds words ("<S> now lives in <O>.") or does not say the name at all
     (a paraphrase the model aligned) keeps the name."""
