@@ -512,6 +512,10 @@ _PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our"
                                                "is", "are", "was", "were", "where", "which", "that", "who", "whom"}
 
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
+# Adverbs that modify a whole sentence and may stand after its last noun phrase ("... at the
+# city flat instead."): never the end of a name.
+_SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "tonight", "tomorrow",
+                     "yesterday", "though", "however", "also", "anyway", "meanwhile"}
 
 
 def _entity_like(span: str, sentence_start: bool = False) -> bool:
@@ -519,8 +523,12 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     and not a capitalised name run on into lowercase words ("John Keats died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
     words = words_of(span)
+    if len(words) >= 2 and words[-1] in ("am", "pm") and words[-2][:1].isdigit():
+        words = words[:-1]  # "10 am" is a time, not the verb "am"
+    elif len(words) >= 2 and words[-1] in _SENTENCE_ADVERBS:
+        return False  # "the city flat instead": the adverb belongs to the sentence
     titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
-    if not (words and (titled or words[0] not in _EDGE_WORDS)
+    if not (words and (titled or words[0] not in _EDGE_WORDS) and span.split()[-1] != "a"  # "Ren works as a"
             and (_acronym(span.split()[-1]) or words[-1] not in _EDGE_WORDS | {"the", "an"})
             and not _CLAUSE_WORDS & set(words)):
         return False
@@ -575,6 +583,10 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
         if _possessive(raw[k]) and (raw[k + 1][0].islower() or raw[k + 1].rstrip(".,;:").isupper()) \
                 and words[k + 1] not in function:  # "Aristotle's child", "Boeing's CEO"
             kinds.add(k + 1)
+            j = k + 2  # ... and the lowercase nouns that go on with it: "Ana's phone number is"
+            while j < len(raw) and joined[j - 1] and raw[j][0].islower() and words[j] not in function:
+                kinds.add(j)
+                j += 1
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
     # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
     # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The
@@ -611,7 +623,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             # nor does it end inside a name ("Denis" of "Denis Sassou-Nguesso") or before the
             # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
             if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
-                                 and joined[j] and words[j] not in function and words[j + 1] not in function):
+                                 and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
+                                 and words[j + 1] not in function | _SENTENCE_ADVERBS):
                 continue
             # nor is it a subject and its verb: the record's first words run on into a lowercase
             # word that a preposition or article follows are "Ana works (at)", "The appointment
@@ -908,7 +921,10 @@ class RuleBook:
         for rule_id, form, relation, literals in tried + self.always:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
                 subject, obj = m["S"].strip(), m["O"].strip()
-                if entity_key(subject) and entity_key(obj):  # two places: may be namesakes
+                # two places (may be namesakes), each ending in a name, not in a clause the slot
+                # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>.")
+                if entity_key(subject) and entity_key(obj) and not _ends_in_function_word(subject) \
+                        and not _ends_in_function_word(obj):
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
         if not hits:
             return None
@@ -916,6 +932,11 @@ class RuleBook:
         if len(hits) > 1 and hits[1][0] == hits[0][0] and hits[1][2] != hits[0][2]:
             return None
         return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
+
+
+def _ends_in_function_word(slot: str) -> bool:
+    last = slot.split()[-1].rstrip(".,;:!?")
+    return last.islower() and last in _EDGE_WORDS | _ARTICLES
 
 
 RULE_BY_PATTERN = "SELECT id, relation, status FROM rules WHERE pattern = :pattern"
@@ -1213,6 +1234,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                "object": t.object, "object_key": entity_key(t.object)}
         if how == "model" and len(ex.triples) == 1:
             row["relation"] = _same_form_relation(db, ex.serial, t, row["subject_key"]) or row["relation"]
+        if how == "model":
+            row["relation"] = _kind_relation(db, row, ex.serial)
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
@@ -1238,6 +1261,38 @@ def _same_form_relation(db: sqlite3.Connection, serial: int, t: Triple, subject_
         if sentence_form(old["text"], Triple(old["subject"], "", old["object"])) == form:
             return old["relation"]
     return None
+
+
+# Words that make a value a time or date ("on Friday", "at 2 pm", "on March 17", "today").
+_DAY_WORDS = set("""monday tuesday wednesday thursday friday saturday sunday weekend today tonight
+tomorrow yesterday noon midnight""".split())
+_MONTHS = set("""january february march april may june july august september october november december
+jan feb mar apr jun jul aug sep sept oct nov dec""".split())  # a date only beside a number: "Theresa May"
+_CLOCK = re.compile(r"\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)(?!\w)|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+
+
+def is_time(value: str) -> bool:
+    """Whether a value names a time or a date ("2 pm", "Friday", "March 17", "10:30")."""
+    words = words_of(value)
+    return bool(_CLOCK.search(value)) or any(w in _DAY_WORDS for w in words) or (
+        any(w in _MONTHS for w in words) and any(w.isdigit() for w in words))
+
+
+CURRENT_VALUE = """
+SELECT a.object FROM current_edges AS e JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.subject_key = :subject_key AND e.relation = :relation
+"""
+
+
+def _kind_relation(db: sqlite3.Connection, row: dict, serial: int) -> str:
+    """A model-read value of another kind than its key's current one is not an update of it: a
+    time after a place ("The review was moved to 2 pm." after "The review is in the Oak room.",
+    both named the same by a small model) is the key's time, relation + "_time" (or the place
+    after a time, relation + "_value"), so neither overwrites the other."""
+    current = db.execute(CURRENT_VALUE, row).fetchone()
+    if current is None or is_time(current[0]) == is_time(row["object"]):
+        return row["relation"]
+    return align_relation(db, row["relation"] + ("_time" if is_time(row["object"]) else "_value"), serial)
 
 
 def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
@@ -1727,6 +1782,22 @@ def answer_kind(question: str) -> str:
     return ""
 
 
+_TIME_KINDS = {"time", "day", "date", "year", "month", "hour"}
+
+
+def asks_for_time(question: str) -> bool | None:
+    """True for a question that asks when ("When ...", "What time ...", "On which day ..."), False
+    for one that asks where or who, None otherwise: its first question word decides."""
+    for w in words_of(question):
+        if w == "when":
+            return True
+        if w in ("where", "who", "whom"):
+            return False
+        if w in _WH:
+            return answer_kind(question) in _TIME_KINDS or None
+    return None
+
+
 def _phrase_of(question: str) -> dict[str, int]:
     """Each question word's phrase: phrases are cut at function words and articles ("the job
     title | the chairperson | the political organization Fatah"); first occurrence wins."""
@@ -1755,10 +1826,12 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     answer back to the anchor ("the job title of the chairperson of Fatah"), so those words are
     the last hop's, worded differently ("works as"). For the same reason a path whose last hop
     explains a phrase while an earlier phrase is still unexplained stops at an entity the
-    question only passes through (- 0.5)."""
+    question only passes through (- 0.5). A "when" question wants a time and a "where" or "who"
+    question does not: a value of the other kind pays 0.5."""
     wanted = _content_words(question) - {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
     phrase = _phrase_of(question)
+    asks_time = asks_for_time(question)
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         covered, unexplained, repeats, last = set(), 0, 0, set()
@@ -1782,7 +1855,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
         score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
-                 - 0.5 * repeats - unanchored)
+                 - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path]}
         key = entity_key(e.object_text)

@@ -153,3 +153,12 @@ def test_a_fact_no_path_from_the_question_reaches_ranks_below_one_that_is_reache
     ranked = cmc.rank_candidates("Which sport is goaltender associated with?", ["goaltender"], edges, texts)
     assert [c["answer"] for c in ranked] == ["pesäpallo", "baseball"]
     assert [c["answer"] for c in cmc.choice_window(ranked)] == ["pesäpallo"]
+
+
+def test_when_wants_a_time_and_where_does_not(db):
+    put(db, "The school play is in the main hall.", ("The school play", "held", "main hall"))
+    put(db, "The school play is on Saturday.", ("The school play", "day", "Saturday"))
+    assert ranked(db, "When is the school play?")[0] == "Saturday"
+    assert ranked(db, "Where is the school play?")[0] == "main hall"  # the newer fact is a time
+    assert cmc.asks_for_time("What time does it start?") and cmc.asks_for_time("Who is it?") is False
+    assert cmc.asks_for_time("What is the capital of Peru?") is None

@@ -13,6 +13,7 @@ import cmc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import common  # noqa: E402
+import everyday  # noqa: E402
 import extraction  # noqa: E402
 import factconsolidation  # noqa: E402
 import memstream  # noqa: E402
@@ -303,3 +304,20 @@ def test_ranking_reads_the_benchmark_databases_without_a_model(fc_run, capsys):
     assert [j["first"] for j in small["mh_6k"]] == [True, True]
     assert sum(j["prompt"] for j in small["mh_6k"]) < sum(j["prompt"] for j in rows["mh_6k"])
     assert "reader budget 1" in capsys.readouterr().out
+
+
+def test_everyday_harness_scores_a_scripted_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(everyday, "SCENARIOS", [
+        (["Mara lives in Leeds.", "Mara lives in York."], [("same", "Where does Mara live?", ["York"])]),
+        (["Ola lives in Rome."], [("same", "Where does Ola live?", ["Paris"])])])
+
+    def reply(prompt):  # reads the record the prompt ends with, "<Name> lives in <Place>."
+        record = re.findall(r"Record: (\w+) lives in (\w+)\.\nJSON:$", prompt)
+        if record:
+            return json.dumps({"status": "facts", "triples": [
+                {"subject": record[0][0], "relation": "lives_in", "object": record[0][1]}]})
+        return "York"
+    model = FakeModel(default=reply)
+    doc = everyday.run(model, model)
+    assert [q["correct"] for q in doc["questions"]] == [True, False]
+    assert doc["summary"]["all"] == {"n": 2, "right": 1} and doc["summary"]["same"] == {"n": 2, "right": 1}

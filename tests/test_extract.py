@@ -147,6 +147,20 @@ def test_spans_keep_names_and_noun_phrases_whole():
     assert "music" not in spans("Japan is the country where rock music was created.")
 
 
+def test_everyday_values_are_spans_and_sentence_words_are_not():
+    def spans(text):
+        return {s for s, _, _ in cmc.record_spans(text)}
+    assert "10 am" in spans("The review is at 10 am."), "a time is one value, not the number and the verb 'am'"
+    assert "2 pm" in spans("The review was moved to 2 pm.")
+    party = spans("The party will be at the city flat instead.")
+    assert "city flat" in party and not any(s.startswith("city flat i") for s in party), \
+        "a sentence adverb at the end belongs to no name"
+    phone = spans("Mr. Patel's phone number is 555-0142.")
+    assert "555-0142" in phone and not {"number", "phone number"} & phone, "the nouns after a possessive name a kind"
+    assert not any(s.endswith(" a") for s in spans("Ren works as a pilot.")), "no span ends with the article 'a'"
+    assert "Room A" in spans("Room A is on floor 2."), "a capital A is a name"
+
+
 @pytest.mark.parametrize("text, subject, obj", [
     ("Berlin is the capital city of Germany.", "Germany", "Berlin"),       # says what Berlin is to Germany
     ("Italy is the country where pizza was created.", "pizza", "Italy"),

@@ -46,3 +46,24 @@ def test_same_subject_same_wording_updates_whatever_the_relation_name(db):
     cmc.extract_pending(db, FakeModel([facts_reply(("Nobuhiro Watsuki", "famous", "Rurouni Kenshin")),
                                        facts_reply(("Nobuhiro Watsuki", "creator", "The Fairly OddParents"))]))
     assert current(db) == {("nobuhiro watsuki", "famous"): ("fairly oddparents", 2)}
+
+
+def test_a_model_read_time_does_not_overwrite_a_place(db):
+    # a small model names "moved to 2 pm" like the place it read before: a time is not a place
+    def model_put(text, triple):
+        (serial,) = cmc.add_records(db, [(text, "test")])
+        with cmc.transaction(db):
+            cmc.write_extraction(db, cmc.Extraction(serial, "facts", [cmc.Triple(*triple)]), "model")
+    model_put("The review is in the Oak room.", ("The review", "location", "Oak"))
+    model_put("The review was moved to 2 pm.", ("The review", "location", "2 pm"))
+    model_put("The review was moved to 4 pm.", ("The review", "location", "4 pm"))
+    model_put("The review is in the Elm room now.", ("The review", "location", "Elm"))
+    now = current(db)
+    assert now[("review", "location")][0] == "elm" and now[("review", "location_time")][0] == "4 pm"
+    assert cmc.is_time("March 17") and cmc.is_time("10:30") and not cmc.is_time("Theresa May")
+
+
+def test_the_same_times_from_a_hand_given_reading_still_update(db):
+    put(db, "The review is at 2 pm.", ("The review", "time", "2 pm"))
+    put(db, "The review is in the Oak room.", ("The review", "time", "Oak"))  # not a model's: kept as given
+    assert current(db)[("review", "time")][0] == "oak"

@@ -245,3 +245,13 @@ def test_a_repeated_record_reads_as_its_relabelled_original(db):
     (ex,) = cmc.extract_pending(db, None)  # the cache: same reading as record 2, as it now stands
     assert ex.triples == [cmc.Triple("Ana's", "phone_work", "555-0199")]
     assert db.execute("SELECT relation FROM assertions WHERE serial = 3").fetchone()[0] == "phone_work"
+
+
+def test_a_rule_slot_never_swallows_a_clause(db):
+    add(db, "Ana drives a Toyota.", "Bo drives a Fiat.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana", "drives", "Toyota")),
+                                       facts_reply(("Bo", "drives", "Fiat"))]))
+    assert rules(db) == [("<S> drives a <O>.", "drives", "active")]
+    book = cmc.RuleBook(db)
+    assert book.match(3, "Cy drives a Volvo.")[1].triples == [cmc.Triple("Cy", "drives", "Volvo")]
+    assert book.match(4, "Kofi sold the Toyota and now drives a Volvo.") is None  # the model reads it

@@ -1,0 +1,162 @@
+"""Everyday memory: short hand-written histories where the user changed their mind, read end to end.
+
+    python bench/everyday.py --json bench/results/everyday.json --doc docs/results.md
+    python bench/everyday.py --model qwen --json bench/results/everyday_qwen.json --doc docs/results.md
+
+Each scenario below is a few records a person might tell an agent, some of them updates worded
+the way people word them ("moved to", "is now", "changed to", or the same sentence again), then
+questions whose right answer depends on resolving those updates. Every scenario gets a fresh
+database; cmc stores, extracts (`cmc.extract_pending`, the model given) and answers (`cmc.ask`)
+exactly as `cmc.py add` / `cmc.py ask` do. An answer is right when a gold string is in it after
+the benchmark's normalisation (bench/common.py: lowercase, no punctuation or articles).
+
+The scenarios were written for this bench: none comes from FactConsolidation or MQuAKE, and cmc
+has no rule or prompt example taken from them. Kinds: `same` (the update repeats the sentence
+with a new value), `reworded` (the update says it in other words), `chain` (the question needs a
+hop through the updated fact), `keep` (another fact of the same subject must survive the
+update), `reverse` (the question names the value), `value` (dates, times, numbers).
+"""
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+import results  # noqa: E402
+from common import cmc  # noqa: E402
+
+OUT = common.RESULTS / "everyday.json"
+
+# (records in the order told, [(kind, question, gold strings)])
+SCENARIOS = [
+    (["Mara lives in Leeds.", "Mara lives in York."],
+     [("same", "Where does Mara live?", ["York"])]),
+    (["The book club meets on Tuesday.", "The book club now meets on Thursday."],
+     [("value", "When does the book club meet?", ["Thursday"])]),
+    (["The team standup is in Room 4.", "Room 4 is on the second floor.", "Room 9 is on the sixth floor.",
+      "The team standup moved to Room 9."],
+     [("chain", "Which floor is the team standup on?", ["sixth"]),
+      ("reworded", "Where is the team standup?", ["Room 9"])]),
+    (["Priya works at Northwind.", "Northwind is based in Oslo.", "Priya now works at Contoso.",
+      "Contoso is based in Dublin."],
+     [("chain", "Where is Priya's employer based?", ["Dublin"]),
+      ("same", "Where does Priya work?", ["Contoso"])]),
+    (["Tom lives in Bristol.", "Tom works at Acme.", "Tom moved to Cardiff."],
+     [("keep", "Where does Tom work?", ["Acme"]),
+      ("reworded", "Where does Tom live?", ["Cardiff"])]),
+    (["My dentist is Dr. Alvarez.", "My dentist is now Dr. Chen."],
+     [("same", "Who is my dentist?", ["Chen"])]),
+    (["The wifi password is bluefish42.", "The wifi password was changed to redkite77."],
+     [("value", "What is the wifi password?", ["redkite77"])]),
+    (["Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
+      "Jonas's favourite food is now pho."],
+     [("keep", "What is Jonas's favourite drink?", ["lemonade"]),
+      ("same", "What is Jonas's favourite food?", ["pho"])]),
+    (["The project deadline is March 3.", "The project deadline was pushed to March 17."],
+     [("value", "When is the project deadline?", ["March 17"])]),
+    (["Lena manages the Berlin office.", "The Berlin office is on Torstrasse.",
+      "Omar manages the Munich office.", "Lena now manages the Munich office."],
+     [("reverse", "Who manages the Munich office?", ["Lena"]),
+      ("same", "Which office does Lena manage?", ["Munich"])]),
+    (["Kofi drives a Toyota.", "Kofi sold the Toyota and now drives a Volvo."],
+     [("reworded", "What car does Kofi drive?", ["Volvo"])]),
+    (["The quarterly review is at 10 am.", "The quarterly review is in the Oak room.",
+      "The quarterly review was moved to 2 pm."],
+     [("value", "What time is the quarterly review?", ["2 pm"]),
+      ("keep", "Where is the quarterly review?", ["Oak"])]),
+    (["Sofia's manager is Raj.", "Raj works in Lisbon.", "Sofia's manager is now Mei.", "Mei works in Madrid."],
+     [("chain", "Where does Sofia's manager work?", ["Madrid"]),
+      ("same", "Who is Sofia's manager?", ["Mei"])]),
+    (["Our landlord is Mr. Patel.", "Mr. Patel's phone number is 555-0142.", "Our landlord is now Ms. Osei.",
+      "Ms. Osei's phone number is 555-0199."],
+     [("chain", "What is our landlord's phone number?", ["555 0199", "5550199"])]),
+    (["Grandma's birthday party is at the lake house.", "The lake house is in Tahoe.",
+      "Grandma's birthday party will be at the city flat instead.", "The city flat is in Sacramento."],
+     [("chain", "In which town is Grandma's birthday party?", ["Sacramento"])]),
+    (["Ines studies biology.", "Ines switched to studying chemistry."],
+     [("reworded", "What does Ines study?", ["chemistry"])]),
+    (["The spare key is under the mat.", "The spare key is now in the mailbox."],
+     [("same", "Where is the spare key?", ["mailbox"])]),
+    (["Felix plays the cello.", "Felix lives in Ghent.", "Felix now plays the violin."],
+     [("same", "Which instrument does Felix play?", ["violin"]),
+      ("keep", "Where does Felix live?", ["Ghent"])]),
+    (["The Hendersons' dog is called Biscuit.", "The Hendersons adopted a new dog called Pepper."],
+     [("reworded", "What is the Hendersons' dog called?", ["Pepper"])]),
+    (["Aiko is married to Ren.", "Ren works as a pilot."],
+     [("chain", "What is the job of Aiko's spouse?", ["pilot"]),
+      ("reverse", "Who is Ren married to?", ["Aiko"])]),
+    (["The school play is on Friday.", "The school play is in the main hall.",
+      "The school play got moved to Saturday."],
+     [("value", "When is the school play?", ["Saturday"]),
+      ("keep", "Where is the school play?", ["main hall"])]),
+    (["Dev's gym is FitZone.", "FitZone is on King Street.", "Dev's gym is now IronWorks.",
+      "IronWorks is on Queen Street."],
+     [("chain", "Which street is Dev's gym on?", ["Queen Street"])]),
+]
+
+
+def run(model, answer_model) -> dict:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cmc-everyday-") as tmp:
+        for i, (records, questions) in enumerate(SCENARIOS):
+            db = cmc.open_db(Path(tmp) / f"s{i}.db")
+            cmc.add_records(db, [(t, "everyday") for t in records])
+            cmc.extract_pending(db, model)
+            for kind, question, golds in questions:
+                t0 = time.perf_counter()
+                got = cmc.ask(db, answer_model, question)
+                rows.append({"scenario": i, "kind": kind, "question": question, "gold": golds,
+                             "answer": got.answer, "correct": common.score(got.answer, golds),
+                             "seconds": round(time.perf_counter() - t0, 2)})
+                common.log(f"{'ok ' if rows[-1]['correct'] else 'NO '} {question} -> {got.answer!r} (gold {golds[0]})")
+            db.close()
+    by_kind = defaultdict(list)
+    for r in rows:
+        by_kind[r["kind"]].append(r["correct"])
+    summary = {k: {"n": len(v), "right": sum(v)} for k, v in sorted(by_kind.items())}
+    summary["all"] = {"n": len(rows), "right": sum(r["correct"] for r in rows)}
+    return {"summary": summary, "questions": rows}
+
+
+def section(doc: dict, source: Path) -> str:
+    """The results-page section of one run: right answers by kind, then every wrong one."""
+    s = doc["summary"]
+    rows = [[k, str(v["n"]), f"{v['right']} ({v['right'] / v['n']:.0%})"] for k, v in s.items()]
+    wrong = [f"- {q['question']} → {q['answer']!r} (gold {q['gold'][0]!r})" for q in doc["questions"] if not q["correct"]]
+    return "\n".join([
+        f"### Everyday memory, extraction `{doc['model']}`, reader `{doc['answer_model']}`", "",
+        f"Generated by `bench/everyday.py` from `{common.shown(source)}`; do not edit by hand. "
+        f"cmc commit `{doc['commit'][:12]}`.", "",
+        results.table(["kind", "questions", "right"], rows), "", "Wrong answers:", "", *wrong, "",
+        "```sh", doc["command"], "```"])
+
+
+def main(argv: list[str] | None = None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", default=None, help="GGUF path or 'gemma' / 'qwen' (default: embedded gemma)")
+    p.add_argument("--answer-model", default=None, help="reader, if not --model")
+    p.add_argument("--json", type=Path, default=None, help=f"write the results (e.g. {common.shown(OUT)})")
+    p.add_argument("--doc", type=Path, default=None,
+                   help="replace this page's everyday section for the reader run (needs --json)")
+    args = p.parse_args(argv)
+    models = common.Models(args.model, args.answer_model)
+    doc = run(models.extractor(), models.reader())
+    doc.update({"model": args.model or "gemma", "answer_model": args.answer_model or args.model or "gemma",
+                "commit": common.commit(), "command": " ".join(["python bench/everyday.py", *(argv or sys.argv[1:])])})
+    for kind, s in doc["summary"].items():
+        print(f"{kind:>9}  {s['right']:3d} / {s['n']:3d}")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(doc, indent=1) + "\n")
+        if args.doc:
+            name = f"everyday-{doc['model']}-{doc['answer_model']}"
+            args.doc.write_text(results.replace_section(args.doc.read_text(), name, section(doc, args.json)))
+    return doc
+
+
+if __name__ == "__main__":
+    main()
