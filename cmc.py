@@ -842,11 +842,7 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
             reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies), spans, text)
             ex = validate_extraction(serial, text, reply)
             if previous and _copied_relation(ex, text, previous, texts[len(replies) - 1]):
-                # the names the batch chose stay (the batch shows how such records were read);
-                # only the relation is named again
-                named = {x for t in ex.triples for x in (t.subject, t.object)}
-                reply = decode_extraction(model, extraction_prompt([text], catalogue),
-                                          [sp for sp in spans if sp[0] in named] or spans, text)
+                reply = decode_extraction(model, extraction_prompt([text], catalogue), spans, text)
                 ex = validate_extraction(serial, text, reply)
                 ex.rereads = 1
         except CmcError:
@@ -864,8 +860,7 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
 def _copied_relation(ex: Extraction, text: str, previous: Extraction, previous_text: str) -> bool:
     """Whether a relation name was copied from the record before it in the batch: the name is
     the previous record's, says words that record says, and none of this record's ("Tom works at
-    Acme." read as lives_in after "Tom lives in Bristol."). Such a record is read again alone,
-    with the names the batch chose."""
+    Acme." read as lives_in after "Tom lives in Bristol."). Such a record is read again alone."""
     theirs = {t.relation for t in previous.triples}
     return any(t.relation in theirs and not _says_name(t.relation, text) and _says_name(t.relation, previous_text)
                for t in ex.triples)
