@@ -494,7 +494,6 @@ class Extraction:
     status: str
     triples: list[Triple] = field(default_factory=list)
     reason: str = ""
-    rereads: int = 0  # extra model sessions this record took (a copied relation name read again)
 
 
 # Words that do not begin or end a name ("is on", "in Room"): English function words only.
@@ -834,42 +833,20 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
     """One model session for a batch of (serial, text) records, yielding each record's
     extraction as soon as it is validated: a bad reply, or a model that raises, leaves that
     record unresolved with the reason and the batch goes on with the next record."""
-    texts, replies, previous = [r[1] for r in rows], [], None
+    texts, replies = [r[1] for r in rows], []
     for serial, text in rows:
         try:
             spans = record_spans(text)
-            spans = prefer_known(spans, known) if known else spans
-            reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies), spans, text)
-            ex = validate_extraction(serial, text, reply)
-            if previous and _copied_relation(ex, text, previous, texts[len(replies) - 1]):
-                reply = decode_extraction(model, extraction_prompt([text], catalogue), spans, text)
-                ex = validate_extraction(serial, text, reply)
-                ex.rereads = 1
+            reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies),
+                                      prefer_known(spans, known) if known else spans, text)
         except CmcError:
             raise
         except Exception as e:  # a crashing model must not lose the record
             replies.append(' {"status": "unresolved", "triples": []}')
-            previous = None
             yield Extraction(serial, "unresolved", reason=f"model failed: {type(e).__name__}: {e}")
             continue
         replies.append(reply)
-        previous = ex
-        yield ex
-
-
-def _copied_relation(ex: Extraction, text: str, previous: Extraction, previous_text: str) -> bool:
-    """Whether a relation name was copied from the record before it in the batch: the name is
-    the previous record's, says words that record says, and none of this record's ("Tom works at
-    Acme." read as lives_in after "Tom lives in Bristol."). Such a record is read again alone."""
-    theirs = {t.relation for t in previous.triples}
-    return any(t.relation in theirs and not _says_name(t.relation, text) and _says_name(t.relation, previous_text)
-               for t in ex.triples)
-
-
-def _says_name(relation: str, text: str) -> bool:
-    """Whether the record says every content word of the relation name (in some form)."""
-    name = [w for w in words_of(relation.replace("_", " ")) if w not in _EDGE_WORDS | _ARTICLES]
-    return bool(name) and _says_all(words_of(text), name)
+        yield validate_extraction(serial, text, reply)
 
 
 # Induced rules (the paper's hybrid frontend). A validated one-triple model extraction yields the
@@ -1164,10 +1141,9 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
             with transaction(db):  # each record is written as soon as it is read
                 if write_extraction(db, ex, "model"):
                     written.append(ex)
-                calls = (n == 0) + ex.rereads  # the batch's session, and any record read again alone
-                if calls:
-                    bump_meta(db, "extract_calls", calls)
-                    stats.model_calls += calls
+                if n == 0:
+                    bump_meta(db, "extract_calls", 1)
+                    stats.model_calls += 1
                 now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
                 bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
                 bump_meta(db, "extract_completion_tokens", now[1] - before[1])

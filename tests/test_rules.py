@@ -229,11 +229,9 @@ def test_two_forms_that_each_add_words_to_one_name_are_two_relations(db):
 ])
 def test_a_form_that_only_adds_words_or_paraphrases_still_updates(db, later):
     add(db, "Ana lives in Lyon.", "Bo lives in Graz.", later)
-    replies = [facts_reply(("Ana", "lives_in", "Lyon")), facts_reply(("Bo", "lives_in", "Graz")),
-               facts_reply(("Ana", "lives_in", "Paris"))]
-    if "lives" not in later:  # the name of the record before it: read again alone, and kept
-        replies.append(facts_reply(("Ana", "lives_in", "Paris")))
-    cmc.extract_pending(db, FakeModel(replies))
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana", "lives_in", "Lyon")),
+                                       facts_reply(("Bo", "lives_in", "Graz")),
+                                       facts_reply(("Ana", "lives_in", "Paris"))]))
     assert {r[1] for r in rules(db)} == {"lives_in"}
     current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
     assert current[("ana", "lives_in")] == "paris"
@@ -257,16 +255,3 @@ def test_a_rule_slot_never_swallows_a_clause(db):
     book = cmc.RuleBook(db)
     assert book.match(3, "Cy drives a Volvo.")[1].triples == [cmc.Triple("Cy", "drives", "Volvo")]
     assert book.match(4, "Kofi sold the Toyota and now drives a Volvo.") is None  # the model reads it
-
-
-def test_a_relation_name_copied_from_the_record_before_is_read_again_alone(db):
-    add(db, "Tom lives in Bristol.", "Tom works at Acme.")
-    model = FakeModel([facts_reply(("Tom", "lives_in", "Bristol")),
-                       facts_reply(("Tom", "lives_in", "Acme")),     # copied: the record says no "lives"
-                       facts_reply(("Tom", "works_at", "Acme"))])    # alone, without the batch
-    stats = cmc.IngestStats()
-    cmc.extract_pending(db, model, stats=stats)
-    assert model.prompts[2].endswith("Record: Tom works at Acme.\nJSON:") and "Bristol" not in model.prompts[2]
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
-    assert current == {("tom", "lives_in"): "bristol", ("tom", "works_at"): "acme"}
-    assert stats.model_calls == 2
