@@ -1782,6 +1782,17 @@ def answer_kind(question: str) -> str:
     return ""
 
 
+def answer_phrase(question: str) -> set[str]:
+    """The other words of a phrase that opens with what / which / whose and its kind ("Which city
+    serves as the capital ...": serves): they say how the answer stands to the rest of the
+    question, which the hops explain, so no hop stands for them."""
+    words, kind = words_of(question), answer_kind(question)
+    phrase = _phrase_of(question)
+    if not any(w in _WH and v == kind for w, v in zip(words, words[1:])):
+        return set()
+    return {w for w in _content_words(question) if w != kind and phrase.get(w) == phrase[kind]}
+
+
 _TIME_KINDS = {"time", "day", "date", "year", "month", "hour"}
 
 
@@ -1827,13 +1838,21 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     the last hop's, worded differently ("works as"). For the same reason a path whose last hop
     explains a phrase while an earlier phrase is still unexplained stops at an entity the
     question only passes through (- 0.5). A "when" question wants a time and a "where" or "who"
-    question does not: a value of the other kind pays 0.5."""
-    wanted = _content_words(question) - {w for a in anchors for w in a.split()}
+    question does not: a value of the other kind pays 0.5. The words to explain are the
+    question's less the name of the entity the path starts from (another entity the question
+    names is still words to explain) and less the answer's kind and the words beside it
+    (answer_phrase), which describe the answer rather than a hop."""
+    asked = _content_words(question)
+    anchor_words = {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
+    described = {kind} | answer_phrase(question)
     phrase = _phrase_of(question)
     asks_time = asks_for_time(question)
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
+        # the named entity the path starts from explains nothing; another one the question
+        # names ("head of state" beside "State") is still a word to explain
+        wanted = asked - (set(path[0].subject.split()) if path[0].depth == 0 else anchor_words)
         covered, unexplained, repeats, last = set(), 0, 0, set()
         for hop in path:
             said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
@@ -1843,7 +1862,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             covered |= new
             unexplained += not last
             repeats += bool(last) and not new
-        left = wanted - covered - {kind}
+        left = wanted - covered - described
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along
             stops_short = first_left is not None and first_left < min(phrase[w] for w in last)

@@ -68,6 +68,27 @@ def test_a_last_hop_worded_differently_answers_what_the_question_names_first(db)
     assert ranked(db, "Who is the chairperson of the Harbour Club?")[0] == "Mira Olsen"
 
 
+def test_a_word_of_another_named_entity_is_still_a_word_to_explain(db):
+    # "Garden" is also an entity of its own, so the question names it; the path starts from
+    # Priya, and only Priya's words explain nothing
+    put(db, "The Garden is a community allotment.", ("The Garden", "is", "community allotment"))
+    put(db, "Priya lives in Leeds.", ("Priya", "lives_in", "Leeds"))
+    put(db, "The garden of Leeds is Roundhay Park.", ("Leeds", "garden", "Roundhay Park"))
+    put(db, "The mayor of Leeds is Tom Hale.", ("Leeds", "mayor", "Tom Hale"))
+    assert ranked(db, "What is the garden of the city where Priya lives?")[0] == "Roundhay Park"
+
+
+def test_words_beside_the_answers_kind_stand_for_no_hop(db):
+    # "Which city serves as ...": "serves" says how the answer stands to the capital, it is not
+    # a further hop worded differently
+    put(db, "Ines is a citizen of Portugal.", ("Ines", "citizen", "Portugal"))
+    put(db, "The capital of Portugal is Lisbon.", ("Portugal", "capital", "Lisbon"))
+    put(db, "The official language of Lisbon is Portuguese.", ("Lisbon", "official_language", "Portuguese"))
+    assert ranked(db, "Which city serves as the capital of the country that Ines is a citizen of?")[0] == "Lisbon"
+    assert cmc.answer_phrase("Which city serves as the capital of Peru?") == {"serves"}
+    assert cmc.answer_phrase("What is the job title of the chairperson?") == set()  # kind not after the wh-word
+
+
 def test_a_compound_relation_is_one_phrase(db):
     # "place of death" is one relation: the hop that explains "death" answers it; a further
     # hop from the city does not stand for "place"
