@@ -1772,6 +1772,22 @@ def _same_word(a: str, b: str) -> bool:
 _WH = {"what", "which", "whose"}
 
 
+_INITIALISM = re.compile(r"\b[A-Z]{2,6}\b")
+
+
+def _spelled_out(short: str, words: Sequence[str]) -> set[str]:
+    """Words of `words` whose initials spell an initialism written in `short` ("chief executive
+    officer" for "CEO"), lowercased; and the initialisms of `short` that such a run spells."""
+    found = set()
+    for initials in {m.group().lower() for m in _INITIALISM.finditer(short)}:
+        for i in range(len(words) - len(initials) + 1):
+            run = words[i:i + len(initials)]
+            if "".join(w[0] for w in run) == initials:
+                found.update(run)
+                found.add(initials)
+    return found
+
+
 def answer_kind(question: str) -> str:
     """The word naming what kind of answer is asked for: the first content word after what /
     which / whose ("On which floor ...", "What is the capital ..."), or ''."""
@@ -1828,7 +1844,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     subject each describes; not in the relation names a small extractor gives, which it often
     takes from the object: "country" for "located in the continent of"), - half a point for each
     unexplained question word not matched by an unexplained hop (a hop that adds no question word
-    stands for a question word worded differently, "married" for "spouse"), - 0.1 per hop, - 0.5
+    stands for a question word worded differently, "married" for "spouse", but not for one another
+    record of the evidence says: that word is not worded differently), - 0.1 per hop, - 0.5
     per hop that only repeats words an earlier hop explained (a detour: "London is located in
     Europe" after "the headquarters is located in London").
 
@@ -1842,12 +1859,19 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's less the name of the entity the path starts from (another entity the question
     names is still words to explain) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop."""
-    asked = _content_words(question)
+    asked, question_words = _content_words(question), words_of(question)
     anchor_words = {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
     described = {kind} | answer_phrase(question)
     phrase = _phrase_of(question)
     asks_time = asks_for_time(question)
+    says = {}  # per hop: the question words its record explains, less the subject it describes
+    for e in edges:
+        said = texts.get(e.serial, "").replace(e.subject_text, " ")
+        hop_words = _content_words(said)
+        says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
+                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, words_of(said))))
+    said_somewhere = set().union(*says.values())  # words no hop may stand for
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         # the named entity the path starts from explains nothing; another one the question
@@ -1855,9 +1879,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         wanted = asked - (set(path[0].subject.split()) if path[0].depth == 0 else anchor_words)
         covered, unexplained, repeats, last = set(), 0, 0, set()
         for hop in path:
-            said = texts.get(hop.serial, "").replace(hop.subject_text, " ")
-            hop_words = _content_words(said)
-            last = {w for w in wanted if any(_same_word(w, h) for h in hop_words)}
+            last = says[id(hop)] & wanted
             new = last - covered
             covered |= new
             unexplained += not last
@@ -1873,7 +1895,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # a fact no hop path from the question's entities reaches (evidence that was not
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
-        score = (len(covered) - 0.5 * abs(len(left) - unexplained) - 0.1 * len(path) - last_penalty
+        score = (len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
+                 - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path]}
