@@ -669,19 +669,23 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     ("head_state" for "the head of the United States government", or for "the head of the
     Italy government" after the catalogue offered "head_of_state"): it would make the fact
     another relation's ("head of state"), and the newer of the two would overwrite the other.
-    A name that is one of the names itself ("Rome" for "Bo lives in Rome.") is replaced by the
-    words the record says between subject and object ("lives_in"); otherwise a name is kept
-    whole when nothing but function words would be left."""
+    A name made only of words of the names ("Rome" for "Bo lives in Rome.", "church" for "Church
+    of Scotland was founded by John Knox.") is replaced by the words the record says between
+    subject and object ("lives_in", "founded_by"); otherwise a name is kept whole when nothing
+    but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
-    if text and subject in text and obj in text and words in (words_of(obj), words_of(subject)):
-        i, j = text.index(subject), text.index(obj)
-        between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
-        if any(w not in _EDGE_WORDS for w in between):
-            return "_".join(between)
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
 
     def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
         return bool(text) and w not in _EDGE_WORDS and not any(_like_word(w, r) for r in rest)
+    content = [w for w in words if w not in _EDGE_WORDS]
+    named = own | set(words_of(subject))
+    if (text and subject in text and obj in text and content
+            and all(w in named and borrowed(w) for w in content)):
+        i, j = text.index(subject), text.index(obj)
+        between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
+        if any(w not in _EDGE_WORDS for w in between):
+            return "_".join(between)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
     if any(w not in _EDGE_WORDS for w in unborrowed):  # "at" alone names nothing
@@ -858,15 +862,19 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
 RULE_MIN_SUPPORT = 2
 
 
+def _places(text: str, span: str) -> list[int]:
+    return [m.start() for m in re.finditer(re.escape(span), text)] if span else []
+
+
 def sentence_form(text: str, triple: Triple) -> str | None:
-    """text with <S> and <O> in place of the triple's spans, when each occurs exactly once, they
-    do not overlap, and the remaining literal text has a content word to recognise it by."""
+    """text with <S> and <O> in place of the triple's spans, when the record places them at one
+    pair of places that do not overlap (a name inside the other counts once: "Chanel was founded
+    by Coco Chanel."), and the remaining literal text has a content word to recognise it by."""
     s, o = triple.subject, triple.object
-    if "<S>" in text or "<O>" in text or text.count(s) != 1 or text.count(o) != 1:
+    pairs = [(i, j) for i in _places(text, s) for j in _places(text, o) if i + len(s) <= j or j + len(o) <= i]
+    if "<S>" in text or "<O>" in text or len(pairs) != 1:
         return None
-    i, j = text.index(s), text.index(o)
-    if i < j + len(o) and j < i + len(s):
-        return None
+    (i, j), = pairs
     first, second = sorted([(i, s, "<S>"), (j, o, "<O>")])
     if not re.search(r"\w", text[first[0] + len(first[1]):second[0]]):
         return None  # "<S> <O>": nothing would tell where one name ends and the other begins

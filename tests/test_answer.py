@@ -53,6 +53,9 @@ def test_a_relation_name_drops_its_objects_name():
     # a name that is one of the names: the record's own words between them name the relation
     assert cmc._without_name("Rome", "Rome", "Bo", "Bo lives in Rome.") == "lives_in"
     assert cmc._without_name("bo", "Rome", "Bo", "Bo lives in Rome.") == "lives_in"
+    # ... and so does a name made of words of the names only
+    assert cmc._without_name("club", "Mira Olsen", "Harbour Club", "Harbour Club was founded by Mira Olsen.") == "was_founded_by"
+    assert cmc._without_name("labs", "Initech Labs", "Ana", "Ana works at Initech Labs.") == "works_at"
     assert cmc._without_name("university", "University of Milan", "Ada",  # part of a name: kept
                              "The university where Ada was educated is University of Milan.") == "university"
     assert cmc._without_name("Luxembourg", "Luxembourg", "Luxembourg",

@@ -18,10 +18,14 @@ def test_sentence_form_replaces_spans_with_slots():
     assert cmc.sentence_form("Ana Silva works at Initech.", t) == "<S> works at <O>."
     assert cmc.sentence_form("The CEO of Initech is Ana Silva.", cmc.Triple("Initech", "ceo", "Ana Silva")) == \
         "The CEO of <S> is <O>."
+    # a name inside the other is one place, not a second one
+    assert cmc.sentence_form("Chanel was founded by Coco Chanel.", cmc.Triple("Chanel", "founded_by", "Coco Chanel")) == \
+        "<S> was founded by <O>."
 
 
 @pytest.mark.parametrize("text,triple", [
     ("Ana met Ana at Initech.", ("Ana", "met", "Initech")),          # subject occurs twice
+    ("The capital of Luxembourg is Luxembourg.", ("Luxembourg", "capital", "Luxembourg")),  # two ways to place them
     ("Ana is in Lyon.", ("Ana", "in", "Lyon")),                      # no content word left
     ("Ana <S> works at Initech.", ("Ana", "works_at", "Initech")),   # the text holds a slot marker
     ("The sport of X is American football.", ("American", "sport", "football")),  # "<S> <O>": adjacent slots
