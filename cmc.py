@@ -512,6 +512,7 @@ _PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our"
                                                "is", "are", "was", "were", "where", "which", "that", "who", "whom"}
 
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
+_BEING = {"is", "are", "was", "were", "am", "be", "been", "being"}
 # Adverbs that modify a whole sentence and may stand after its last noun phrase ("... at the
 # city flat instead."): never the end of a name.
 _SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "tonight", "tomorrow",
@@ -587,6 +588,11 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             while j < len(raw) and joined[j - 1] and raw[j][0].islower() and words[j] not in function:
                 kinds.add(j)
                 j += 1
+    # a lowercase past participle between a verb of being and a preposition is the verb of a
+    # passive ("is associated with", "was founded by", "is scheduled for"), never a thing
+    kinds |= {k for k in range(1, len(raw) - 1)
+              if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith("ed")
+              and words[k - 1] in _BEING and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
     # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
     # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The

@@ -145,6 +145,10 @@ def test_spans_keep_names_and_noun_phrases_whole():
     # a copula or relative word opens a noun phrase like an article does
     assert "football" not in spans("The sport of Sports Interactive is association football.")
     assert "music" not in spans("Japan is the country where rock music was created.")
+    # a past participle between a verb of being and a preposition is the passive's verb
+    assert "associated" not in spans("Eric Cantona is associated with the sport of association football.")
+    assert "scheduled" not in spans("The school play is scheduled for Saturday.")
+    assert {"shed", "closed"} <= spans("The key is in the shed by the door.") | spans("The store is closed.")
 
 
 def test_everyday_values_are_spans_and_sentence_words_are_not():
