@@ -92,9 +92,13 @@ def test_words_beside_the_answers_kind_stand_for_no_hop(db):
     assert cmc.answer_phrase("What is the job title of the chairperson?") == set()  # kind not after the wh-word
 
 
-def test_an_initialism_explains_the_words_it_stands_for(db):
+def put_northwind_ceo(db):
     put(db, "Northwind's CEO is Dana Reyes.", ("Northwind", "ceo", "Dana Reyes"))
     put(db, "Dana Reyes holds citizenship of Chile.", ("Dana Reyes", "citizenship", "Chile"))
+
+
+def test_an_initialism_explains_the_words_it_stands_for(db):
+    put_northwind_ceo(db)
     put(db, "Chile lies on the continent of South America.", ("Chile", "continent", "South America"))
     assert ranked(db, "Who is the chief executive officer of Northwind?")[0] == "Dana Reyes"
     put(db, "The chief executive officer of Southwind is Ola Berg.", ("Southwind", "chief_executive_officer", "Ola Berg"))
@@ -108,8 +112,7 @@ def test_an_initialism_explains_the_words_it_stands_for(db):
 def test_a_hop_stands_for_no_word_another_record_says(db):
     # "located" is said by no record: a hop may stand for it; "headquarter" is said by one, so
     # a path that does not explain it pays for it whatever hops it has to spare
-    put(db, "Northwind's CEO is Dana Reyes.", ("Northwind", "ceo", "Dana Reyes"))
-    put(db, "Dana Reyes holds citizenship of Chile.", ("Dana Reyes", "citizenship", "Chile"))
+    put_northwind_ceo(db)
     put(db, "Santiago is the capital city of Chile.", ("Chile", "capital_city", "Santiago"))
     put(db, "Northwind is headquartered in Leeds.", ("Northwind", "headquartered_in", "Leeds"))
     assert ranked(db, "Which city is the headquarter of Northwind located in?")[0] == "Leeds"
