@@ -677,7 +677,7 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     another relation's ("head of state"), and the newer of the two would overwrite the other.
     A name made only of words of the names ("Rome" for "Bo lives in Rome.", "church" for "Church
     of Scotland was founded by John Knox.") is replaced by the words the record says between
-    subject and object ("lives_in", "founded_by"); otherwise a name is kept whole when nothing
+    subject and object ("lives_in", "was_founded_by"); otherwise a name is kept whole when nothing
     but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
     rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
