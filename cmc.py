@@ -753,13 +753,14 @@ _DESCRIBES_LATER = re.compile(r"\s+(?:is|was|are|were)\s+the\s+(?:[^\s,;]+\s+){1
                               r"(?:of|where|in which|that|which|who|whom)\s+(?:the\s+)?", re.IGNORECASE)
 
 
-def _apart(text: str, s: str, o: str) -> bool:
-    """Whether the record names s and o at two places that do not overlap: a fact may relate a
-    thing to a namesake ("The capital of Luxembourg is Luxembourg.", "Robert Burns's child is
-    Robert Burns."), but one name read twice is a model copying its subject."""
-    return any(j >= i + len(s) or i >= j + len(o)
-               for i in (m.start() for m in re.finditer(re.escape(s), text))
-               for j in (m.start() for m in re.finditer(re.escape(o), text)))
+def _placements(text: str, s: str, o: str) -> list[tuple[int, int]]:
+    """Every pair of places (start of s, start of o) at which the record names s and o without
+    overlap. None: one name read twice, a model copying its subject (a fact may still relate a
+    thing to a namesake at two places, "The capital of Luxembourg is Luxembourg."); exactly
+    one: where a sentence form puts its slots (a name inside the other counts once)."""
+    def places(span: str) -> list[int]:
+        return [m.start() for m in re.finditer(re.escape(span), text)] if span else []
+    return [(i, j) for i in places(s) for j in places(o) if i + len(s) <= j or j + len(o) <= i]
 
 
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
@@ -782,7 +783,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
         if not entity_key(s) or not entity_key(o) or not relation_key(r):
             return Extraction(serial, "unresolved", reason="a triple has an empty key")
-        if entity_key(s) == entity_key(o) and not _apart(text, s, o):
+        if entity_key(s) == entity_key(o) and not _placements(text, s, o):
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
@@ -868,16 +869,12 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
 RULE_MIN_SUPPORT = 2
 
 
-def _places(text: str, span: str) -> list[int]:
-    return [m.start() for m in re.finditer(re.escape(span), text)] if span else []
-
-
 def sentence_form(text: str, triple: Triple) -> str | None:
     """text with <S> and <O> in place of the triple's spans, when the record places them at one
     pair of places that do not overlap (a name inside the other counts once: "Chanel was founded
     by Coco Chanel."), and the remaining literal text has a content word to recognise it by."""
     s, o = triple.subject, triple.object
-    pairs = [(i, j) for i in _places(text, s) for j in _places(text, o) if i + len(s) <= j or j + len(o) <= i]
+    pairs = _placements(text, s, o)
     if "<S>" in text or "<O>" in text or len(pairs) != 1:
         return None
     (i, j), = pairs
@@ -1882,9 +1879,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     says = {}  # per hop: the question words its record explains, less the subject it describes
     for e in edges:
         said = texts.get(e.serial, "").replace(e.subject_text, " ")
-        hop_words = _content_words(said)
+        said_words = words_of(said)
+        hop_words = {w for w in said_words if w not in _QUESTION_STOPWORDS}  # _content_words(said)
         says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
-                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, words_of(said))))
+                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words)))
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
