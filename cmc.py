@@ -675,8 +675,8 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     ("head_state" for "the head of the United States government", or for "the head of the
     Italy government" after the catalogue offered "head_of_state"): it would make the fact
     another relation's ("head of state"), and the newer of the two would overwrite the other.
-    A name made only of words of the names ("Rome" for "Bo lives in Rome.", "church" for "Church
-    of Scotland was founded by John Knox.") is replaced by the words the record says between
+    A name made only of words of the names ("Rome" for "Bo lives in Rome.", "club" for "Harbour
+    Club was founded by Mira Olsen.") is replaced by the words the record says between
     subject and object ("lives_in", "was_founded_by"); otherwise a name is kept whole when nothing
     but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
@@ -871,8 +871,8 @@ RULE_MIN_SUPPORT = 2
 
 def sentence_form(text: str, triple: Triple) -> str | None:
     """text with <S> and <O> in place of the triple's spans, when the record places them at one
-    pair of places that do not overlap (a name inside the other counts once: "Chanel was founded
-    by Coco Chanel."), and the remaining literal text has a content word to recognise it by."""
+    pair of places that do not overlap (a name inside the other counts once: "Marks was founded
+    by Simon Marks."), and the remaining literal text has a content word to recognise it by."""
     s, o = triple.subject, triple.object
     pairs = _placements(text, s, o)
     if "<S>" in text or "<O>" in text or len(pairs) != 1:
