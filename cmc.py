@@ -1029,14 +1029,17 @@ def record_rule_evidence(db: sqlite3.Connection, rule_id: int, serial: int, agre
     """Store one record's vote on a rule, then settle its status: active on consistent evidence
     (>= RULE_MIN_SUPPORT agreeing subjects and at least three times the disagreements), conflict
     once disagreements are as many as agreements (its records then go back to the model). A small
-    model misreads some records of every form; a single vote should not end a well-supported rule."""
+    model misreads some records of every form; a single vote should not end a well-supported rule,
+    nor one cast before the rule had support: a conflict rule whose form the model's later
+    readings go on agreeing with (the records of its form are the model's again) is active again
+    on the same evidence as a new rule."""
     db.execute("INSERT OR REPLACE INTO rule_evidence (rule_id, serial, agree, subject_key) VALUES (?, ?, ?, ?)",
                (rule_id, serial, int(agree), subject_key))
     status = db.execute("SELECT status FROM rules WHERE id = ?", (rule_id,)).fetchone()[0]
     support = db.execute(RULE_SUPPORT, {"rule_id": rule_id}).fetchone()
     if status != "conflict" and support["disagree"] and support["disagree"] >= support["agree"]:
         return _set_conflict(db, rule_id)
-    if status == "candidate" and support["agree"] >= RULE_MIN_SUPPORT and support["agree"] >= 3 * support["disagree"]:
+    if status != "active" and support["agree"] >= RULE_MIN_SUPPORT and support["agree"] >= 3 * support["disagree"]:
         db.execute("UPDATE rules SET status = 'active' WHERE id = ?", (rule_id,))
     return []
 
@@ -1080,7 +1083,7 @@ def relabel_assertions(db: sqlite3.Connection, serial: int, old: str, new: str) 
 
 
 def _set_conflict(db: sqlite3.Connection, rule_id: int) -> list[int]:
-    """Deactivate a rule for good; the records it extracted are returned for the model's review."""
+    """Deactivate a rule; the records it extracted are returned for the model's review."""
     db.execute("UPDATE rules SET status = 'conflict' WHERE id = ?", (rule_id,))
     serials = [r[0] for r in db.execute("SELECT serial FROM records WHERE extracted_by = ?", (f"rule:{rule_id}",))]
     for serial in serials:

@@ -36,6 +36,14 @@ DATA = ROOT.parent / "shared" / "data" / "external"
 FC = DATA / "memoryagentbench-factconsolidation" / "Conflict_Resolution.json"
 TEMPLATE_SOURCES = [DATA / "mquake-hard-deepedit" / "MQuAKE-hard.json",
                     DATA / "mquake-contradict-eureka" / "contradict.json"]
+# MQuAKE cloze templates of relations FactConsolidation uses that no shared file spells out
+# as a "{}" prompt (MQuAKE's relation prompts: P1412, P937, P407, P740, P35, P364). Without them
+# 7.8% of the 64K history's lines (358 of 4,580) were left out of the accuracy. Lines of the
+# office-holder template ("The {} is": "The President of Albania is Ilir Meta.", whose MQuAKE
+# subject is the office) stay unscored: any line "The ... is ..." would match it.
+EXTRA_TEMPLATES = ("{} speaks the language of", "{} worked in the city of", "{} was written in the language of",
+                   "{} was founded in the city of", "The name of the current head of state in {} is",
+                   "The original language of {} is")
 
 
 def history_lines(length: str, data: Path = FC) -> list[str]:
@@ -61,6 +69,7 @@ def template_strings() -> list[str]:
     for path in TEMPLATE_SOURCES:
         if path.exists():
             walk(json.loads(path.read_text()))
+    found.update(EXTRA_TEMPLATES)
     # longest first: the most specific template wins (ties in a fixed order)
     return sorted(found, key=lambda t: (-len(t), t))
 

@@ -76,6 +76,12 @@ REWORDINGS = {
     "The head coach of {} is": "{s} is coached by {o}.",
     "{}'s child is": "{s} is the parent of {o}.",
     "The director of {} is": "{o} directs {s}.",
+    "{} speaks the language of": "{s} is a speaker of {o}.",
+    "{} worked in the city of": "{s} held a job in {o}.",
+    "{} was written in the language of": "{o} is the language of {s}.",
+    "{} was founded in the city of": "{o} is the city where {s} was founded.",
+    "The name of the current head of state in {} is": "{o} is the head of state of {s}.",
+    "The original language of {} is": "{s} was originally made in {o}.",
 }
 
 

@@ -232,6 +232,7 @@ def reworded_run(tmp_path, monkeypatch):
     prompts.write_text(json.dumps([{"requested_rewrite": [{"prompt": "{} is a citizen of"},
                                                           {"prompt": "The author of {} is"}]}]))
     monkeypatch.setattr(extraction, "TEMPLATE_SOURCES", [prompts])
+    monkeypatch.setattr(extraction, "EXTRA_TEMPLATES", ())
     facts = [f[0] for f in FACTS] + ["Alice Smith speaks the language of French."]
     context = "Here is a list of facts:\n" + "".join(f"{i}. {f}\n" for i, f in enumerate(facts))
     rows = [{"context": context, "questions": [MH], "answers": [["Africa"]],

@@ -114,6 +114,23 @@ def test_one_dissent_does_not_end_a_well_supported_rule(db):
     assert rules(db)[0][2] == "active"
 
 
+def test_a_conflict_rule_the_model_goes_on_agreeing_with_is_active_again(db):
+    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
+                                       facts_reply(("works", "works_at", "Globex")),
+                                       facts_reply(("works", "works_at", "Globex"))]))  # one misreading
+    assert rules(db)[0][2] == "conflict"
+    # the model reads the next records of the form itself, and reads them the rule's way
+    add(db, "Cy Park works at Hooli.", "Di Ong works at Pied Piper.", "Eve Ng works at Vandelay.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Cy Park", "works_at", "Hooli")),
+                                       facts_reply(("Di Ong", "works_at", "Pied Piper")),
+                                       facts_reply(("Eve Ng", "works_at", "Vandelay"))]), batch_size=1)
+    assert rules(db)[0][2] == "active"  # four subjects for, one against
+    add(db, "Flo Ruiz works at Umbrella.")
+    (ex,) = cmc.extract_pending(db, None)  # read by the rule: no model call
+    assert ex.triples == [cmc.Triple("Flo Ruiz", "works_at", "Umbrella")]
+
+
 def test_a_reversed_reading_is_turned_to_text_order_and_agrees(db):
     add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
     cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
