@@ -1324,7 +1324,7 @@ def retract_extraction(db: sqlite3.Connection, serial: int) -> None:
 def relation_signature(key: str) -> tuple[str, ...]:
     """What deterministic alignment compares: the content words' stems and the prepositions
     ("is_a_citizen_of" and "citizen_of" agree; "born_in" and "born_on" do not)."""
-    words = key.split("_")
+    words = [_us_spelling(w) for w in key.split("_")]
     return tuple(sorted({w if w in _PREPOSITIONS else w.rstrip("s")[:5]
                          for w in words if w in _PREPOSITIONS or w not in _EDGE_WORDS | _ARTICLES}))
 
@@ -1765,7 +1765,15 @@ _IRREGULAR_STEMS = {"born": "birth", "died": "death", "dies": "death", "die": "d
 _SUFFIXES = ("ings", "ing", "ers", "er", "ed", "ors", "or", "ions", "ion", "es", "s")
 
 
+def _us_spelling(word: str) -> str:
+    """British "-our" spelled the American way past a word's first three letters ("favourite" /
+    "favorite", "colour" / "color", "neighbour"), so one word in two spellings is one word;
+    "four", "hour" and "your" are left alone."""
+    return word[:3] + word[3:].replace("our", "or") if len(word) >= 5 else word
+
+
 def _stem(word: str) -> str:
+    word = _us_spelling(word)
     if word in _IRREGULAR_STEMS:
         return _IRREGULAR_STEMS[word]
     for suffix in _SUFFIXES:

@@ -31,6 +31,11 @@ def test_same_word_undoes_inflection_and_derivation():
     assert not cmc._same_word("born", "death") and not cmc._same_word("work", "word")
 
 
+def test_same_word_in_british_and_american_spelling():
+    assert cmc._same_word("favourite", "favorite") and cmc._same_word("colours", "color")
+    assert not cmc._same_word("four", "for") and not cmc._same_word("hour", "her")
+
+
 def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
     put(db, "The dentist appointment is on Friday.", ("The dentist appointment", "date", "Friday"))
     put(db, "The dentist appointment moved to Monday.", ("The dentist appointment", "moved_to", "Monday"))

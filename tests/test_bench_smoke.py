@@ -322,3 +322,22 @@ def test_everyday_harness_scores_a_scripted_run(tmp_path, monkeypatch):
     doc = everyday.run(model, model)
     assert [q["correct"] for q in doc["questions"]] == [True, False]
     assert doc["summary"]["all"] == {"n": 2, "right": 1} and doc["summary"]["same"] == {"n": 2, "right": 1}
+
+
+def test_everyday_one_by_one_extracts_each_record_on_its_own(monkeypatch):
+    monkeypatch.setattr(everyday, "SCENARIOS", [
+        (["Mara lives in Leeds.", "Mara lives in York."], [("same", "Where does Mara live?", ["York"])])])
+
+    def reply(prompt):
+        record = re.findall(r"Record: (\w+) lives in (\w+)\.\nJSON:$", prompt)
+        if record:
+            return json.dumps({"status": "facts", "triples": [
+                {"subject": record[0][0], "relation": "lives_in", "object": record[0][1]}]})
+        return "York"
+    records_per_prompt = {}
+    for one_by_one in (False, True):
+        model = FakeModel(default=reply)
+        doc = everyday.run(model, model, one_by_one=one_by_one)
+        assert doc["summary"]["all"] == {"n": 1, "right": 1}
+        records_per_prompt[one_by_one] = max(p.count("\nRecord: Mara") for p in model.prompts)
+    assert records_per_prompt == {False: 2, True: 1}  # one batch of both records, or one add each

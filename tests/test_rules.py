@@ -244,6 +244,18 @@ def test_two_forms_that_each_add_words_to_one_name_are_two_relations(db):
     assert "phone_work" in {r["relation"] for r in cmc.relations(db)}
 
 
+def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
+    # "favorite" for "favourite": food and drink must not overwrite each other
+    add(db, "Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
+        "Jonas's favourite food is now pho.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Jonas's", "favorite", "ramen")),
+                                       facts_reply(("Jonas's", "favorite", "lemonade")),
+                                       facts_reply(("Jonas's", "favorite", "pho"))]), batch_size=1)
+    current = {r[0]: r[1] for r in db.execute("SELECT relation, object_key FROM current_edges")}
+    assert current == {"favorite": "pho", "favorite_drink": "lemonade"}
+    assert cmc.relation_signature("favourite_food") == cmc.relation_signature("favorite_food")
+
+
 @pytest.mark.parametrize("later", [
     "Ana now lives in Paris.",    # only adds words: an update
     "Ana moved to Paris.",        # does not say the name: the model's paraphrase is kept
