@@ -78,6 +78,13 @@ def relation_key(name: str) -> str:
     return "_".join(words)
 
 
+def _us_spelling(word: str) -> str:
+    """British "-our" spelled the American way past a word's first three letters ("favourite" /
+    "favorite", "colour" / "color", "neighbour"), so one word in two spellings is one word;
+    "four", "hour" and "your" are left alone."""
+    return word[:3] + word[3:].replace("our", "or") if len(word) >= 5 else word
+
+
 def text_key(text: str) -> str:
     """Identity of a record's text for the extraction cache."""
     return " ".join(words_of(text))
@@ -1763,13 +1770,6 @@ def _content_words(text: str) -> set[str]:
 # English derivation a suffix rule cannot undo: the noun of a verb of being born or dying.
 _IRREGULAR_STEMS = {"born": "birth", "died": "death", "dies": "death", "die": "death", "dead": "death"}
 _SUFFIXES = ("ings", "ing", "ers", "er", "ed", "ors", "or", "ions", "ion", "es", "s")
-
-
-def _us_spelling(word: str) -> str:
-    """British "-our" spelled the American way past a word's first three letters ("favourite" /
-    "favorite", "colour" / "color", "neighbour"), so one word in two spellings is one word;
-    "four", "hour" and "your" are left alone."""
-    return word[:3] + word[3:].replace("our", "or") if len(word) >= 5 else word
 
 
 def _stem(word: str) -> str:
