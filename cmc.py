@@ -1493,12 +1493,15 @@ def _question_spans(question: str, longest: int) -> dict[str, list[tuple[int, in
     # A span of question words only ("who", "what is") names nothing, unless the question
     # capitalises it past its first word ("When did The Who form?").
     named = {w for t in question.split()[1:] if t[:1].isupper() for w in words_of(t)}
+    says = [w not in _QUESTION_STOPWORDS or w in named for w in words]
     spans: dict[str, list[tuple[int, int]]] = {}
     for i in range(len(words)):
-        for j in range(i + 1, min(len(words), i + longest) + 1):
-            if all(w in _QUESTION_STOPWORDS and w not in named for w in words[i:j]):
-                continue
-            spans.setdefault(" ".join(words[i:j]), []).append((i, j))
+        key, names = "", False
+        for j in range(i, min(len(words), i + longest)):  # the spans starting at word i, growing
+            key = f"{key} {words[j]}" if key else words[j]
+            names = names or says[j]
+            if names:
+                spans.setdefault(key, []).append((i, j + 1))
     return spans
 
 
