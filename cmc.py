@@ -1528,7 +1528,31 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
     # FTS5 syntax from the question gets through; the set check below confirms equality.
     query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
     hits = {r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query})}
-    return _longest_matches([s for s in spans if s in hits], spans)
+    return _without_relation_nouns(question, _longest_matches([s for s in spans if s in hits], spans), spans)
+
+
+def _written_capitalised(question: str) -> list[bool] | None:
+    """For each of words_of(question): does the question write it with a capital? None when the
+    question's words cannot be lined up with their written forms."""
+    text = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", question))
+    tokens = "".join(ch if (ch.isalnum() or unicodedata.category(ch).startswith("M")) else " "
+                     for ch in text).split()
+    return [t[:1].isupper() for t in tokens] if len(tokens) == len(words_of(question)) else None
+
+
+def _without_relation_nouns(question: str, found: list[str], spans: dict[str, list[tuple[int, int]]]) -> list[str]:
+    """found, less a span written in lowercase right before "of" ("the center of government in
+    the country where Ana Lima ...") when the question also writes a name with capitals: there the
+    lowercase noun names a relation on the way from the named thing, not a thing of its own,
+    although the memory may know something called that ("Center is a position in basketball.")."""
+    caps = _written_capitalised(question)
+    if caps is None or len(found) < 2:
+        return found
+    words = words_of(question)
+    named = [k for k in found if any(any(caps[i:j]) for i, j in spans[k])]
+    relation_noun = [k for k in found if all(not any(caps[i:j]) and j < len(words) and words[j] == "of"
+                                             for i, j in spans[k])]
+    return [k for k in found if k not in relation_noun] if named else found
 
 
 OBJECT_SPAN_WORDS = 12
@@ -1942,7 +1966,7 @@ READER_BUDGET = 600
 def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], question: str = "",
           budget: int = READER_BUDGET) -> Evidence:
     """Evidence longer than the reader's budget, cut to the records of the best-ranked
-    candidates' hop paths (whole paths, best first, at least the best one) plus every unresolved
+    candidates' hop paths (whole paths, best first, each that fits, at least the best one) plus every unresolved
     record, still in source order. Without ranked candidates (no entity of the question is known
     and the history was rendered), the records that share the most words with the question."""
     if len(evidence.text) <= budget:
@@ -1961,13 +1985,15 @@ def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], que
 
 
 def _within_budget(groups: list[list[int]], texts: dict[int, str], keep: set[int], budget: int) -> set[int]:
-    """keep, plus whole groups of records in order while they fit the budget (the first always)."""
+    """keep, plus whole groups of records in order, each that still fits the budget (the first
+    always): a group too long for what is left is passed over, and a later one that shares its
+    records with those kept, or is short, is still taken."""
     keep, used = set(keep), len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
     for i, group in enumerate(groups):
         new = [n for n in dict.fromkeys(group) if n not in keep and n in texts]
         cost = sum(len(_line(n, texts[n])) for n in new)
         if i and used + cost > budget:
-            break
+            continue
         keep.update(new)
         used += cost
     return keep

@@ -54,3 +54,13 @@ def test_a_value_the_question_names_is_an_object_anchor_unless_a_subject_covers_
     assert cmc.object_anchors(db, "What is on floor 5?", []) == ["floor 5"]
     # "room b" is a subject anchor: the object "room b" under it is not anchored again
     assert cmc.object_anchors(db, "Which floor is Room B on?", ["room b"]) == []
+
+
+def test_a_lowercase_noun_before_of_is_a_relation_when_the_question_names_a_thing(db):
+    put(db, "Center is a position in basketball.", ("Center", "sport", "basketball"))
+    put(db, "Ana Lima is a citizen of Peru.", ("Ana Lima", "citizen_of", "Peru"))
+    question = "Which city is the center of government in the country where Ana Lima is a citizen?"
+    assert cmc.anchor(db, question) == ["ana lima"]
+    assert cmc.anchor(db, "What does the Center of the team play?") == ["center"]  # written as a name
+    assert cmc.anchor(db, "Who plays center for Ana Lima?") == ["center", "ana lima"]  # not before "of"
+    assert cmc.anchor(db, "which city is the center of government of ana lima?") == ["center", "ana lima"]

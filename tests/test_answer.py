@@ -179,6 +179,14 @@ def test_evidence_over_the_readers_budget_keeps_the_best_ranked_paths(db):
     assert cmc.focus(small, ans.candidates, edges, question) is small
 
 
+def test_the_readers_budget_passes_over_a_path_too_long_for_it_and_takes_a_later_one():
+    texts = {1: "A" * 200, 2: "B" * 300, 3: "C" * 250, 4: "D" * 40}  # lines of 205, 305, 255, 45
+    # the second path (records 1 and 3) does not fit beside the first; the third (record 4) does
+    kept = cmc._within_budget([[1, 2], [1, 3], [4]], texts, set(), 600)
+    assert kept == {1, 2, 4}
+    assert cmc._within_budget([[1, 2, 3]], texts, set(), 600) == {1, 2, 3}  # the best always
+
+
 def test_history_over_the_readers_budget_keeps_the_records_that_share_the_questions_words(db):
     put(db, "Past Masters was performed by Madonna, the singer.", status="unresolved")
     for i in range(30):  # newer records about other things
