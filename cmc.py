@@ -1545,8 +1545,8 @@ def _without_relation_nouns(question: str, found: list[str], spans: dict[str, li
     the country where Ana Lima ...") when the question also writes a name with capitals: there the
     lowercase noun names a relation on the way from the named thing, not a thing of its own,
     although the memory may know something called that ("Center is a position in basketball.")."""
-    caps = _written_capitalised(question)
-    if caps is None or len(found) < 2:
+    caps = _written_capitalised(question) if len(found) > 1 else None
+    if caps is None:
         return found
     words = words_of(question)
     named = [k for k in found if any(any(caps[i:j]) for i, j in spans[k])]
