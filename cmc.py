@@ -55,10 +55,13 @@ def words_of(text: str) -> list[str]:
 
 def _words_of_any(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = _POSSESSIVE.sub("", text)
-    cleaned = "".join(ch if (ch.isalnum() or unicodedata.category(ch).startswith("M")) else " "
-                      for ch in text)
-    return cleaned.split()
+    return _split_words(_POSSESSIVE.sub("", text))
+
+
+def _split_words(text: str) -> list[str]:
+    """text cut at every character that is not a letter, a digit or a combining mark."""
+    return "".join(ch if (ch.isalnum() or unicodedata.category(ch).startswith("M")) else " "
+                   for ch in text).split()
 
 
 def entity_key(text: str) -> str:
@@ -1534,17 +1537,15 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
 def _written_capitalised(question: str) -> list[bool] | None:
     """For each of words_of(question): does the question write it with a capital? None when the
     question's words cannot be lined up with their written forms."""
-    text = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", question))
-    tokens = "".join(ch if (ch.isalnum() or unicodedata.category(ch).startswith("M")) else " "
-                     for ch in text).split()
+    tokens = _split_words(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", question)))
     return [t[:1].isupper() for t in tokens] if len(tokens) == len(words_of(question)) else None
 
 
 def _without_relation_nouns(question: str, found: list[str], spans: dict[str, list[tuple[int, int]]]) -> list[str]:
-    """found, less a span written in lowercase right before "of" ("the center of government in
-    the country where Ana Lima ...") when the question also writes a name with capitals: there the
-    lowercase noun names a relation on the way from the named thing, not a thing of its own,
-    although the memory may know something called that ("Center is a position in basketball.")."""
+    """found, less a span written in lowercase right before "of" ("Which floor is the office of
+    Dr. Weiss on?") when the question also writes a name with capitals: there the lowercase noun
+    names a relation on the way from the named thing, not a thing of its own, although the
+    memory may know something called that ("The office is on floor 2.")."""
     caps = _written_capitalised(question) if len(found) > 1 else None
     if caps is None:
         return found

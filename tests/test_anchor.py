@@ -64,3 +64,7 @@ def test_a_lowercase_noun_before_of_is_a_relation_when_the_question_names_a_thin
     assert cmc.anchor(db, "What does the Center of the team play?") == ["center"]  # written as a name
     assert cmc.anchor(db, "Who plays center for Ana Lima?") == ["center", "ana lima"]  # not before "of"
     assert cmc.anchor(db, "which city is the center of government of ana lima?") == ["center", "ana lima"]
+    put(db, "The office is on floor 2.", ("The office", "floor", "floor 2"))
+    put(db, "Dr. Weiss works at the clinic.", ("Dr. Weiss", "works_at", "clinic"))
+    assert cmc.anchor(db, "Which floor is the office of Dr. Weiss on?") == ["dr weiss"]
+    assert cmc.anchor(db, "Which floor is the office on?") == ["office"]
