@@ -1849,8 +1849,8 @@ def answer_kind(question: str) -> str:
 
 
 def answer_phrase(question: str) -> set[str]:
-    """The other words of a phrase that opens with what / which / whose and its kind ("Which city
-    serves as the capital ...": serves): they say how the answer stands to the rest of the
+    """The other words of a phrase that opens with what / which / whose and its kind ("Which room
+    serves as the office of ...": serves): they say how the answer stands to the rest of the
     question, which the hops explain, so no hop stands for them."""
     words, kind = words_of(question), answer_kind(question)
     phrase = _phrase_of(question)
