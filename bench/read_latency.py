@@ -236,6 +236,7 @@ def store(db: sqlite3.Connection, items: list[tuple[str, tuple[str, str, str] | 
                 ex = (cmc.Extraction(serial, "facts", [cmc.Triple(*triple)]) if triple
                       else cmc.Extraction(serial, "no_fact"))
                 cmc.write_extraction(db, ex)
+        cmc.compact_anchor_index(db)  # as extract_pending does at the end of every add
         serials += new
     return serials
 

@@ -1,5 +1,5 @@
 import pytest
-from conftest import meeting_history, put
+from conftest import FakeModel, facts_reply, meeting_history, put
 
 import cmc
 
@@ -68,3 +68,25 @@ def test_a_lowercase_noun_before_of_is_a_relation_when_the_question_names_a_thin
     put(db, "Dr. Weiss works at the clinic.", ("Dr. Weiss", "works_at", "clinic"))
     assert cmc.anchor(db, "Which floor is the office of Dr. Weiss on?") == ["dr weiss"]
     assert cmc.anchor(db, "Which floor is the office on?") == ["office"]
+
+
+def test_anchor_index_is_merged_whenever_the_entities_grew_by_an_eighth(db):
+    merged = []
+    for i in range(1, 41):
+        put(db, f"Person {i} lives in Town {i}.", (f"Person {i}", "lives_in", f"Town {i}"))
+        if cmc.compact_anchor_index(db):
+            merged.append(i)
+    # A small memory merges on every new entity; later ever more rarely (linear work in total).
+    assert merged == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 19, 22, 26, 30, 35, 40]
+    assert not cmc.compact_anchor_index(db)  # nothing new since
+    assert cmc.compact_anchor_index(db, force=True)
+    assert [cmc.anchor(db, f"Where does Person {i} live?") for i in (1, 17, 40)] == [
+        ["person 1"], ["person 17"], ["person 40"]]
+    cmc.forget(db, [1])
+    assert cmc.anchor(db, "Where does Person 1 live?") == []
+
+
+def test_every_add_ends_by_merging_the_anchor_index_when_due(db):
+    cmc.add_records(db, [("Ada lives in Paris.", "test")])
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ada", "lives_in", "Paris"))]))
+    assert cmc.get_meta(db, "entities_compacted_at") == "1"
