@@ -1975,12 +1975,15 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                  - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
-                     "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path]}
+                     "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],
+                     "first_hop": [path[0].subject, path[0].relation]}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
             best[key] = candidate  # one entry per distinct answer, at its best path
-    # at equal scores a fact about the named subject comes before one read backwards into it
-    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], c["reverse"], -c["serial"]))
+    # at equal scores a fact about the named subject comes before one read backwards into it,
+    # and of two read backwards the newer first (see choice_window)
+    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], c["reverse"],
+                                                -c["path"][0] if c["reverse"] else 0, -c["serial"]))
 
 
 # The reader reads at most this many characters of evidence. A five-hop closure over a dense
@@ -2082,14 +2085,18 @@ CHOICE_WINDOW = 0.25  # candidates this close to the best score are left to the 
 
 def choice_window(candidates: list[dict]) -> list[dict]:
     """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
-    of the best score, less any candidate a newer fact of the same subject, read in the same
-    direction, ties with."""
+    of the best score, less any candidate that a newer fact ties with: a newer fact of the same
+    subject read in the same direction, or, for paths read backwards from a name the question
+    gives, a newer fact with that name as its value under the same relation."""
     top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
     # two facts of one subject that explain the question equally: the newer one replaced the
-    # older ("is on Friday" / "moved to Monday"), whatever relation names they were given
-    return [c for c in top if not any(d["subject"] == c["subject"] and d["score"] == c["score"]
-                                      and d["reverse"] == c["reverse"] and d["serial"] > c["serial"]
-                                      for d in top)][:8]
+    # older ("is on Friday" / "moved to Monday"), whatever relation names they were given.
+    # Worded value first, an update names a new subject for the same value ("Acme now employs
+    # Dave" after "Initech employs Dave"): read backwards from Dave, the newer one replaced it.
+    return [c for c in top if not any(d["score"] == c["score"] and d["reverse"] == c["reverse"] and (
+        (d["subject"] == c["subject"] and d["serial"] > c["serial"])
+        or (c["reverse"] and d["first_hop"] == c["first_hop"] and d["path"][0] > c["path"][0]))
+        for d in top)][:8]
 
 
 def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],

@@ -225,3 +225,17 @@ def test_when_wants_a_time_and_where_does_not(db):
     assert ranked(db, "Where is the school play?")[0] == "main hall"  # the newer fact is a time
     assert cmc.asks_for_time("What time does it start?") and cmc.asks_for_time("Who is it?") is False
     assert cmc.asks_for_time("What is the capital of Peru?") is None
+
+
+def test_read_backwards_a_newer_fact_giving_the_same_value_replaces_the_older(db):
+    # value first: the update names a new subject for the same value
+    put(db, "Initech employs Dave.", ("Initech", "employs", "Dave"))
+    put(db, "Initech is based in Austin.", ("Initech", "based_in", "Austin"))
+    put(db, "Acme employs Dave.", ("Acme", "employs", "Dave"))
+    put(db, "Acme is based in Berlin.", ("Acme", "based_in", "Berlin"))
+    question = "In which city is the company that employs Dave based?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    candidates = cmc.rank_candidates(question, anchors, edges, dict(evidence.records))
+    assert [c["answer"] for c in candidates[:2]] == ["Berlin", "Austin"]  # tied: the newer first
+    assert candidates[0]["score"] == candidates[1]["score"]
+    assert [c["answer"] for c in cmc.choice_window(candidates)] == ["Berlin"]
