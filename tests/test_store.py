@@ -116,7 +116,7 @@ def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql"])
+@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
     old = cmc.open_db(old_database(tmp_path, fixture))
@@ -125,11 +125,13 @@ def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
         rows = db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
         return {(t, n): [c[1] for c in db.execute(f"PRAGMA table_info({n})")] for t, n in rows}
     assert shape(old) == shape(fresh)
+    config = "SELECT k, v FROM entities_fts_config ORDER BY k"  # FTS5 settings are schema too
+    assert old.execute(config).fetchall() == fresh.execute(config).fetchall()
 
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 5
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
