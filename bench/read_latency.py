@@ -366,10 +366,10 @@ def ask_cold(db_path: Path, questions: list[str]) -> list[float]:
 
 
 # The queries a read (and an add) runs: each must reach its rows through an index.
-HOT_QUERIES = ("MAX_ANCHOR_WORDS", "ANCHOR_CANDIDATES", "TRAVERSE", "RECORDS_BY_SERIAL", "UNRESOLVED",
-               "HISTORY_TAIL", "UPSERT_EDGE", "CACHED", "PENDING")
+HOT_QUERIES = ("MAX_ANCHOR_WORDS", "ANCHOR_CANDIDATES", "OBJECT_ANCHORS", "TRAVERSE", "INCOMING",
+               "RECORDS_BY_SERIAL", "UNRESOLVED", "HISTORY_TAIL", "UPSERT_EDGE", "CACHED", "PENDING")
 _PLAN_PARAMS = {"anchors": '["x"]', "spans": '["x"]', "serials": "[1]", "max_hops": cmc.MAX_HOPS,
-                "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"'}
+                "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"', "cap": 8}
 
 
 def query_plans(db: sqlite3.Connection) -> dict[str, list[str]]:
