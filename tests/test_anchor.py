@@ -90,3 +90,14 @@ def test_every_add_ends_by_merging_the_anchor_index_when_due(db):
     cmc.add_records(db, [("Ada lives in Paris.", "test")])
     cmc.extract_pending(db, FakeModel([facts_reply(("Ada", "lives_in", "Paris"))]))
     assert cmc.get_meta(db, "entities_compacted_at") == "1"
+
+
+def test_between_full_merges_each_add_keeps_the_anchor_index_in_few_segments(db):
+    # FTS5 numbers an index segment in the high bits of its data rows' ids (segment id << 37)
+    segments = "SELECT count(DISTINCT id >> 37) FROM entities_fts_data WHERE id > 10"
+    most = 0
+    for i in range(1, 101):  # one add per record, each with a new entity
+        put(db, f"Person {i} lives in Town {i}.", (f"Person {i}", "lives_in", f"Town {i}"))
+        cmc.compact_anchor_index(db)
+        most = max(most, db.execute(segments).fetchone()[0])
+    assert most <= 2  # without the merge step 15; with FTS5's default usermerge (4) 3
