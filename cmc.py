@@ -1443,17 +1443,17 @@ def compact_anchor_index(db: sqlite3.Connection, force: bool = False) -> bool:
     entities, once per 56K new)."""
     newest = db.execute(NEWEST_ENTITY).fetchone()[0]
     merged_at = int(get_meta(db, "entities_compacted_at", "0") or 0)
-    due = force or (newest > merged_at and (newest - merged_at) * COMPACT_GROWTH >= newest)
-    if not due and newest <= merged_at:
+    if newest <= merged_at and not force:
         return False
+    grown = (newest - merged_at) * COMPACT_GROWTH >= newest
     with transaction(db):
-        if not due:
-            db.execute(MERGE_ENTITIES_FTS)
-        else:
+        if force or grown:
             db.execute(OPTIMIZE_ENTITIES_FTS)
-            if not force:
+            if not force:  # a forced merge leaves the schedule's mark as it was
                 db.execute(SET_COMPACTED_AT, {"id": newest})
-    return due
+        else:
+            db.execute(MERGE_ENTITIES_FTS)
+    return force or grown
 
 
 # ── resolve ────  assertions in serial order -> the current edge per (subject, relation)
@@ -1570,11 +1570,11 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
     return _without_relation_nouns(question, _longest_matches([s for s in spans if s in hits], spans), spans)
 
 
-def _written_capitalised(question: str) -> list[bool] | None:
-    """For each of words_of(question): does the question write it with a capital? None when the
-    question's words cannot be lined up with their written forms."""
+def _written_capitalised(question: str, words: Sequence[str]) -> list[bool] | None:
+    """For each of words (words_of(question)): does the question write it with a capital? None
+    when the question's words cannot be lined up with their written forms."""
     tokens = _split_words(_POSSESSIVE.sub("", unicodedata.normalize("NFKC", question)))
-    return [t[:1].isupper() for t in tokens] if len(tokens) == len(words_of(question)) else None
+    return [t[:1].isupper() for t in tokens] if len(tokens) == len(words) else None
 
 
 def _without_relation_nouns(question: str, found: list[str], spans: dict[str, list[tuple[int, int]]]) -> list[str]:
@@ -1582,10 +1582,12 @@ def _without_relation_nouns(question: str, found: list[str], spans: dict[str, li
     Dr. Weiss on?") when the question also writes a name with capitals: there the lowercase noun
     names a relation on the way from the named thing, not a thing of its own, although the
     memory may know something called that ("The office is on floor 2.")."""
-    caps = _written_capitalised(question) if len(found) > 1 else None
-    if caps is None:
+    if len(found) < 2:
         return found
     words = words_of(question)
+    caps = _written_capitalised(question, words)
+    if caps is None:
+        return found
     named = [k for k in found if any(any(caps[i:j]) for i, j in spans[k])]
     relation_noun = [k for k in found if all(not any(caps[i:j]) and j < len(words) and words[j] == "of"
                                              for i, j in spans[k])]
@@ -1828,7 +1830,11 @@ now today tell me please know""".split())
 
 
 def _content_words(text: str) -> set[str]:
-    return {w for w in words_of(text) if w not in _QUESTION_STOPWORDS}
+    return _content_of(words_of(text))
+
+
+def _content_of(words: Iterable[str]) -> set[str]:
+    return {w for w in words if w not in _QUESTION_STOPWORDS}
 
 
 # English derivation a suffix rule cannot undo: the noun of a verb of being born or dying.
@@ -1945,7 +1951,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's less the name of the entity the path starts from (another entity the question
     names is still words to explain) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop."""
-    asked, question_words = _content_words(question), words_of(question)
+    question_words = words_of(question)
+    asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
     described = {kind} | answer_phrase(question)
@@ -1955,7 +1962,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     for e in edges:
         said = texts.get(e.serial, "").replace(e.subject_text, " ")
         said_words = words_of(said)
-        hop_words = {w for w in said_words if w not in _QUESTION_STOPWORDS}  # _content_words(said)
+        hop_words = _content_of(said_words)
         says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words)))
     said_somewhere = set().union(*says.values())  # words no hop may stand for
