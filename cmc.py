@@ -622,10 +622,12 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 r -= 1
             if r >= 1 and (words[r - 1] in _PREPOSITIONS or (r >= 2 and words[r - 1] in _ARTICLES)):
                 linked[k] = linked[k + 1] = True
+    verb = _opening_verb(raw, words, joined)
     for i in range(len(tokens)):
         # a span starts at a phrase boundary: not inside a name, not after a modifier that
-        # itself follows "of"/"the"/"my" ("football" of "of association football")
-        if linked[i] or (i >= 2 and words[i - 1] not in function and joined[i - 1]
+        # itself follows "of"/"the"/"my" ("football" of "of association football"), not at the
+        # verb of the record's opening name ("switched" of "Ines switched to studying chemistry")
+        if linked[i] or i == verb or (i >= 2 and words[i - 1] not in function and joined[i - 1]
                          and words[i - 2] in _PHRASE_OPENERS and words[i] not in function
                          and not (raw[i - 1][0].islower() and _capitalised(raw[i]))):  # "my sister Lena"
             continue
@@ -655,6 +657,31 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 if _entity_like(span, sentence_start=i == 0):
                     spans.setdefault(span, (i, j + 1))
     return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+
+
+# Adverbs that may stand between a subject and its verb ("Felix now plays the violin").
+_PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finally", "already", "often",
+                     "usually", "later", "soon", "since", "again"}
+
+
+def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int | None:
+    """The token of the verb when a record opens with a name and says what it does: the first
+    lowercase word after the name's capitalised run (and any adverb such as "now"), with more of
+    the sentence after it: "works" of "Tom works at Acme.", "plays" of "Felix now plays the
+    violin.". Not after an opening function word ("My sister Lena", "The dentist appointment":
+    there the lowercase words may still be the name)."""
+    function = _EDGE_WORDS | _ARTICLES
+    k = 1 if len(raw) > 1 and words[0] in _ARTICLES and _capitalised(raw[1]) else 0
+    if k >= len(raw) or words[k] in function or not _capitalised(raw[k]):
+        return None
+    while k + 1 < len(raw) and joined[k] and _capitalised(raw[k + 1]) and words[k + 1] not in function:
+        k += 1
+    k += 1
+    while k + 1 < len(raw) and joined[k - 1] and words[k] in _PRE_VERB_ADVERBS:
+        k += 1
+    if k + 1 < len(raw) and joined[k - 1] and raw[k][:1].islower() and words[k] not in function | _SENTENCE_ADVERBS:
+        return k
+    return None
 
 
 def _trim_span(span: str) -> list[str]:
@@ -1917,6 +1944,22 @@ def asks_for_time(question: str) -> bool | None:
     return None
 
 
+_FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
+
+
+def fronted_preposition(question: str) -> str:
+    """The preposition a question puts before its wh-word ("*In* which town is the party?"), or
+    '': the answer is that preposition's object."""
+    m = _FRONTED.match(question)
+    return m.group(1).lower() if m else ""
+
+
+def _says_before(text: str, preposition: str, value: str) -> bool:
+    """Whether a record puts the preposition right before the value ("is in Sacramento", "at
+    the lake house")."""
+    return bool(re.search(rf"\b{preposition}\s+(?:(?:the|a|an)\s+)?{re.escape(value)}(?!\w)", text, re.IGNORECASE))
+
+
 def _phrase_of(question: str) -> dict[str, int]:
     """Each question word's phrase: phrases are cut at function words and articles ("the job
     title | the chairperson | the political organization Fatah"); first occurrence wins."""
@@ -1950,7 +1993,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question does not: a value of the other kind pays 0.5. The words to explain are the
     question's less the name of the entity the path starts from (another entity the question
     names is still words to explain) and less the answer's kind and the words beside it
-    (answer_phrase), which describe the answer rather than a hop."""
+    (answer_phrase), which describe the answer rather than a hop. A preposition the question puts
+    before its wh-word ("In which town …") is a word to explain too, explained by a record that
+    says it right before the hop's value ("… is in Sacramento"), when any record does."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -1965,7 +2010,17 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         hop_words = _content_of(said_words)
         says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words)))
+    # "In which town is the party?": a hop whose record says "in" right before its value answers
+    # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
+    # when some record says it so
+    fronted = fronted_preposition(question)
+    if fronted:
+        for e in edges:
+            if _says_before(texts.get(e.serial, ""), fronted, e.object_text):
+                says[id(e)] = says[id(e)] | {fronted}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
+    if fronted in said_somewhere:
+        asked = asked | {fronted}
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         # the named entity the path starts from explains nothing; another one the question

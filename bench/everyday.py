@@ -99,6 +99,24 @@ SCENARIOS = [
     (["Dev's gym is FitZone.", "FitZone is on King Street.", "Dev's gym is now IronWorks.",
       "IronWorks is on Queen Street."],
      [("chain", "Which street is Dev's gym on?", ["Queen Street"])]),
+    # six more, written on 2026-12-03 after the opening-verb and fronted-preposition changes
+    # (28 -> 30 of the 32 questions above), and not tuned on
+    (["Omar studies at Leeds University.", "Omar transferred to York University."],
+     [("reworded", "Where does Omar study?", ["York University"])]),
+    (["The team lunch is at Luigi's.", "Luigi's is on Elm Street.", "The team lunch moved to Sakura.",
+      "Sakura is on Pine Street."],
+     [("chain", "On which street is the team lunch?", ["Pine Street"])]),
+    (["The plumber is coming on Thursday.", "The plumber is now coming on Friday."],
+     [("value", "When is the plumber coming?", ["Friday"])]),
+    (["Sam supports Arsenal.", "Sam lives in Leeds.", "Sam now supports Chelsea."],
+     [("same", "Which team does Sam support?", ["Chelsea"]),
+      ("keep", "Where does Sam live?", ["Leeds"])]),
+    (["Nadia's doctor is Dr. Kim.", "Dr. Kim works at Riverside Clinic.", "Nadia's doctor is now Dr. Lopez.",
+      "Dr. Lopez works at Hilltop Clinic."],
+     [("chain", "Where does Nadia's doctor work?", ["Hilltop Clinic"]),
+      ("same", "Who is Nadia's doctor?", ["Lopez"])]),
+    (["Maya's bike is red.", "Maya painted her bike blue."],
+     [("reworded", "What colour is Maya's bike?", ["blue"])]),
 ]
 
 

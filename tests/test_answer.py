@@ -239,3 +239,16 @@ def test_read_backwards_a_newer_fact_giving_the_same_value_replaces_the_older(db
     assert [c["answer"] for c in candidates[:2]] == ["Berlin", "Austin"]  # tied: the newer first
     assert candidates[0]["score"] == candidates[1]["score"]
     assert [c["answer"] for c in cmc.choice_window(candidates)] == ["Berlin"]
+
+
+def test_a_fronted_preposition_is_answered_by_a_record_that_says_it_before_the_value(db):
+    put(db, "Grandma's birthday party is at the lake house.", ("Grandma", "birthday_party", "lake house"))
+    put(db, "The lake house is in Tahoe.", ("The lake house", "is_in", "Tahoe"))
+    put(db, "Grandma's birthday party will be at the city flat instead.", ("Grandma", "birthday_party", "city flat"))
+    put(db, "The city flat is in Sacramento.", ("The city flat", "is_in", "Sacramento"))
+    # no record says "town": the party's own value explains the question as well, but only
+    # Sacramento's record puts "in" right before it
+    assert ranked(db, "In which town is Grandma's birthday party?")[0] == "Sacramento"
+    assert ranked(db, "What is Grandma's birthday party?")[0] == "city flat"
+    assert cmc.fronted_preposition("On which floor is Room B?") == "on"
+    assert cmc.fronted_preposition("Which floor is Room B on?") == ""

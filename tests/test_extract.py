@@ -197,6 +197,22 @@ def test_a_subject_is_not_run_on_into_its_verb():
     assert "Lena" in {s for s, _, _ in cmc.record_spans("My sister Lena lives in Graz.")}
 
 
+@pytest.mark.parametrize("text, verb, value", [
+    ("Ines switched to studying chemistry.", "switched", "studying chemistry"),
+    ("Felix now plays the violin.", "plays", "violin"),
+    ("Tom works at Acme.", "works", "Acme"),
+    ("The Hendersons adopted a dog called Pepper.", "adopted", "Pepper"),
+])
+def test_the_verb_after_an_opening_name_starts_no_span(text, verb, value):
+    spans = {s for s, _, _ in cmc.record_spans(text)}
+    assert value in spans and not any(s.startswith(verb) for s in spans), spans
+
+
+def test_lowercase_words_after_an_opening_function_word_may_still_be_the_name():
+    assert "The dentist appointment" in {s for s, _, _ in cmc.record_spans("The dentist appointment moved to Monday.")}
+    assert "sister" in {s for s, _, _ in cmc.record_spans("My sister Lena lives in Graz.")}
+
+
 def _json(s):
     return json.dumps(s, ensure_ascii=False)[1:-1]
 

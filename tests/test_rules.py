@@ -80,22 +80,24 @@ def test_another_name_for_the_same_form_takes_the_rules_name(db):
 
 
 def test_a_record_the_rule_reads_otherwise_goes_back_to_the_model(db):
-    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    # "My colleague ...": after an opening name its verb is no span ("Bo Chen works at"), so the
+    # verb a small model may take is offered only where the record opens otherwise
+    add(db, "My colleague Ana Silva works at Initech.", "My colleague Bo Chen works at Globex.")
     model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
                        facts_reply(("works", "works_at", "Globex")),    # the model takes the verb
                        facts_reply(("Bo Chen", "works_at", "Globex"))])  # review: the rule's reading
     stats = cmc.IngestStats()
     cmc.extract_pending(db, model, stats=stats)
     review = model.prompts[2]
-    assert review.endswith("Record: Bo Chen works at Globex.\nJSON:") and stats.reviewed == 1
+    assert review.endswith("Record: My colleague Bo Chen works at Globex.\nJSON:") and stats.reviewed == 1
     assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions ORDER BY serial")] == \
         [("Ana Silva", "Initech"), ("Bo Chen", "Globex")]
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 2").fetchone()[0] == "review:1"
-    assert rules(db) == [("<S> works at <O>.", "works_at", "active")]
+    assert rules(db) == [("My colleague <S> works at <O>.", "works_at", "active")]
 
 
 def test_a_model_that_keeps_its_reading_votes_against_the_rule(db):
-    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    add(db, "My colleague Ana Silva works at Initech.", "My colleague Bo Chen works at Globex.")
     model = FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
                        facts_reply(("works", "works_at", "Globex")),
                        facts_reply(("works", "works_at", "Globex"))])  # review: keeps its own
@@ -115,18 +117,18 @@ def test_one_dissent_does_not_end_a_well_supported_rule(db):
 
 
 def test_a_conflict_rule_the_model_goes_on_agreeing_with_is_active_again(db):
-    add(db, "Ana Silva works at Initech.", "Bo Chen works at Globex.")
+    add(db, "My colleague Ana Silva works at Initech.", "My colleague Bo Chen works at Globex.")
     cmc.extract_pending(db, FakeModel([facts_reply(("Ana Silva", "works_at", "Initech")),
                                        facts_reply(("works", "works_at", "Globex")),
                                        facts_reply(("works", "works_at", "Globex"))]))  # one misreading
     assert rules(db)[0][2] == "conflict"
     # the model reads the next records of the form itself, and reads them the rule's way
-    add(db, "Cy Park works at Hooli.", "Di Ong works at Pied Piper.", "Eve Ng works at Vandelay.")
+    add(db, "My colleague Cy Park works at Hooli.", "My colleague Di Ong works at Pied Piper.", "My colleague Eve Ng works at Vandelay.")
     cmc.extract_pending(db, FakeModel([facts_reply(("Cy Park", "works_at", "Hooli")),
                                        facts_reply(("Di Ong", "works_at", "Pied Piper")),
                                        facts_reply(("Eve Ng", "works_at", "Vandelay"))]), batch_size=1)
     assert rules(db)[0][2] == "active"  # four subjects for, one against
-    add(db, "Flo Ruiz works at Umbrella.")
+    add(db, "My colleague Flo Ruiz works at Umbrella.")
     (ex,) = cmc.extract_pending(db, None)  # read by the rule: no model call
     assert ex.triples == [cmc.Triple("Flo Ruiz", "works_at", "Umbrella")]
 
