@@ -601,11 +601,17 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             while j < len(raw) and joined[j - 1] and raw[j][0].islower() and words[j] not in function:
                 kinds.add(j)
                 j += 1
-    # a lowercase past participle between a verb of being and a preposition is the verb of a
-    # passive ("is associated with", "was founded by", "is scheduled for"), never a thing
+    # a lowercase participle between a verb of being (and an adverb such as "now") and a
+    # preposition is the verb of a passive or a progressive ("is associated with", "was founded
+    # by", "is now coming on"), never a thing
+    def after_being(k: int) -> bool:
+        j = k - 1
+        while j > 0 and words[j] in _PRE_VERB_ADVERBS and joined[j - 1]:
+            j -= 1
+        return words[j] in _BEING and joined[j]
     kinds |= {k for k in range(1, len(raw) - 1)
-              if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith("ed")
-              and words[k - 1] in _BEING and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
+              if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
+              and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
     # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
     # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The

@@ -148,6 +148,8 @@ def test_spans_keep_names_and_noun_phrases_whole():
     # a past participle between a verb of being and a preposition is the passive's verb
     assert "associated" not in spans("Eric Cantona is associated with the sport of association football.")
     assert "scheduled" not in spans("The school play is scheduled for Saturday.")
+    coming = spans("The plumber is now coming on Friday.")
+    assert "Friday" in coming and "coming" not in coming, "a progressive's participle is a verb, not a thing"
     assert {"shed", "closed"} <= spans("The key is in the shed by the door.") | spans("The store is closed.")
 
 
