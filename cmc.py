@@ -809,6 +809,27 @@ def _placements(text: str, s: str, o: str) -> list[tuple[int, int]]:
     return [(i, j) for i in places(s) for j in places(o) if i + len(s) <= j or j + len(o) <= i]
 
 
+_CLAUSE_BREAK = re.compile(r"[;:,.!?]|\b(?:but|though|although|whereas|while|and)\b")
+_NEGATIONS = {"not", "never", "nobody", "nothing", "none", "neither", "nor", "cannot"}
+_HEDGES = {"might", "maybe", "perhaps", "probably", "possibly"}
+
+
+def _doubt(between: str) -> str:
+    """'negated' or 'uncertain' when the words that relate two names of a record, in the clause
+    of the later name, deny or hedge the fact ("is not a member of", "no longer works at",
+    "doesn't live in", "might move to"), else ''. "The meeting is no longer in Room A; it is now
+    in Room B" still relates the meeting to Room B. Lowercase words only: "Never" is a title's."""
+    words = [t.strip("\"'()[]{}“”‘’").replace("’", "'") for t in _CLAUSE_BREAK.split(between)[-1].split()]
+    for word, after in zip(words, words[1:] + [""]):
+        if word[:1].islower():
+            # "no" only as "no longer" / "no more": "the language of no linguistic content" is a value
+            if word in _NEGATIONS or word.endswith("n't") or (word == "no" and after in ("longer", "more")):
+                return "negated"
+            if word in _HEDGES:
+                return "uncertain"
+    return ""
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -821,7 +842,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     status = data["status"]
     if status != "facts":
         return Extraction(serial, status, reason="model marked it unresolved" if status == "unresolved" else "")
-    triples = []
+    triples, doubted = [], ""
     for t in data["triples"]:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         for part, value in (("subject", s), ("object", o)):
@@ -833,11 +854,15 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
+        doubt = _doubt(text[text.index(s) + len(s):text.index(o)])
+        if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
+            doubted = doubted or f"{doubt}: the record does not state that {s} {r.replace('_', ' ')} {o}"
+            continue
         if _DESCRIBES_LATER.fullmatch(text[text.index(s) + len(s):text.index(o)]):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         triples.append(Triple(s, r, o))
     if not triples:
-        return Extraction(serial, "unresolved", reason="status facts without triples")
+        return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
 
 
@@ -979,9 +1004,10 @@ class RuleBook:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
                 subject, obj = m["S"].strip(), m["O"].strip()
                 # two places (may be namesakes), each ending in a name, not in a clause the slot
-                # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>.")
+                # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."), nor holding
+                # a denial or a hedge ("Tom no longer" for "<S> works at <O>.")
                 if entity_key(subject) and entity_key(obj) and not _ends_in_function_word(subject) \
-                        and not _ends_in_function_word(obj):
+                        and not _ends_in_function_word(obj) and not _doubt(subject) and not _doubt(obj):
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
         if not hits:
             return None
@@ -2183,12 +2209,19 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     """One model call over rendered evidence: a choice among the best candidates, or free text."""
     evidence, candidates = reader_view(question, anchors, edges, evidence)
     texts = dict(evidence.records)
+    # Unresolved text that names an anchor may hold the answer in words no edge has ("Bo is not
+    # in the chess club anymore."): then the model answers freely, from the records of the hops
+    # and the unresolved ones that name an anchor; unresolved records about other things would
+    # only lend it a wrong answer, and they do not stop the choice either.
+    hops = {e.serial for e in edges}
+    about = {n for n in set(texts) - hops if any(f" {a} " in f" {' '.join(words_of(texts[n]))} " for a in anchors)}
+    if about and hops:  # (no hops: a whole history or search hits, nothing to narrow it to)
+        shown = _fit([(n, t) for n, t in evidence.records if n in hops | about], EVIDENCE_BUDGET, evidence.fallback)
+        shown.truncated = evidence.truncated
+        shown.left_out = evidence.left_out + len(evidence.records) - len(shown.records)
+        evidence = shown
     prompt = answer_prompt(evidence, question)
-    # Unresolved text that names an anchor may hold the answer in words no edge has: then the
-    # model answers freely. Unresolved records about other things do not stop the choice.
-    unresolved = [texts[s] for s in set(texts) - {e.serial for e in edges}]
-    named = any(f" {a} " in f" {' '.join(words_of(t))} " for t in unresolved for a in anchors)
-    if candidates and not named:
+    if candidates and not about:
         top = choice_window(candidates)
         raw = text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
     else:
@@ -2823,7 +2856,7 @@ def _cli():
         note = " (no entity of the question is known: read the history)" if result.fallback else ""
         if result.left_out:
             cut = "history records sharing fewer of its words" if result.fallback else \
-                "selected records, on lower-ranked paths,"
+                "selected records (lower-ranked paths, unresolved records about other things)"
             note += f" ({result.left_out} more {cut} were not read)"
         con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
         for e in result.evidence:

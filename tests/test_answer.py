@@ -252,3 +252,16 @@ def test_a_fronted_preposition_is_answered_by_a_record_that_says_it_before_the_v
     assert ranked(db, "What is Grandma's birthday party?")[0] == "city flat"
     assert cmc.fronted_preposition("On which floor is Room B?") == "on"
     assert cmc.fronted_preposition("Which floor is Room B on?") == ""
+
+
+def test_answering_in_its_own_words_the_reader_sees_only_records_about_the_question(db):
+    put(db, "Bo is in the chess club.", ("Bo", "is_in", "chess club"))
+    put(db, "Cy lives in Bergen.", ("Cy", "lives_in", "Bergen"))
+    put(db, "Bo is not in the chess club anymore.", status="unresolved")  # names Bo: free text
+    put(db, "Cy might move to Oslo.", status="unresolved")  # about another thing
+    question = "Which club is Bo in?"
+    model = FakeModel(default=lambda p: "not in the chess club")
+    ans = cmc.answer(model, question, *cmc.select_evidence(db, question)[:3])
+    assert [e["serial"] for e in ans.evidence] == [1, 3] and ans.left_out == 1
+    assert "Oslo" not in model.prompts[-1] and "anymore" in model.prompts[-1]
+    assert ans.answer == "not in the chess club"

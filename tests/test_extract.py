@@ -232,3 +232,37 @@ def test_the_model_loads_on_first_use_so_rule_read_records_never_wait_for_it(db,
     with pytest.raises(cmc.CmcError, match="Could not load the model"):
         cmc.extract_pending(db, model)
     assert db.execute("SELECT status FROM records WHERE serial = 2").fetchone()[0] == "pending"
+
+
+@pytest.mark.parametrize("text, subject, obj, reason", [
+    ("Bo is not a member of the chess club.", "Bo", "the chess club", "negated"),
+    ("Tom no longer works at Acme.", "Tom", "Acme", "negated"),
+    ("Ana doesn't live in Rome anymore.", "Ana", "Rome", "negated"),
+    ("Cy might move to Oslo.", "Cy", "Oslo", "uncertain"),
+])
+def test_a_denied_or_hedged_fact_is_unresolved_not_stored_as_true(text, subject, obj, reason):
+    reply = json.dumps({"status": "facts", "triples": [{"subject": subject, "relation": "r", "object": obj}]})
+    ex = cmc.validate_extraction(1, text, reply)
+    assert ex.status == "unresolved" and ex.triples == [] and ex.reason.startswith(reason), ex
+
+
+@pytest.mark.parametrize("text, subject, obj", [
+    ("The meeting is no longer in Room A; it is now in Room B.", "The meeting", "Room B"),
+    ("Ana moved to Paris, not Rome.", "Ana", "Paris"),
+    ("The author of Never Let Me Go is Kazuo Ishiguro.", "Never Let Me Go", "Kazuo Ishiguro"),
+    ("Quiet Hours was written in the language of no spoken words.", "Quiet Hours", "spoken words"),
+])
+def test_a_denial_in_another_clause_or_a_title_leaves_the_fact(text, subject, obj):
+    reply = json.dumps({"status": "facts", "triples": [{"subject": subject, "relation": "r", "object": obj}]})
+    assert cmc.validate_extraction(1, text, reply).triples == [cmc.Triple(subject, "r", obj)]
+
+
+def test_a_rule_does_not_read_a_denial_into_its_slot(db):
+    with cmc.transaction(db):
+        db.execute("INSERT INTO rules (pattern, relation, status, created_at) "
+                   "VALUES ('<S> works at <O>.', 'works_at', 'active', 1)")
+    stored(db, "Ana works at Initech.", "Tom no longer works at Acme.")
+    model = FakeModel([facts_reply(("Tom", "works_at", "Acme"))])  # a small model ignores "no longer"
+    ana, tom = sorted(cmc.extract_pending(db, model), key=lambda ex: ex.serial)
+    assert ana.triples == [cmc.Triple("Ana", "works_at", "Initech")]
+    assert tom.status == "unresolved" and tom.reason.startswith("negated") and len(model.prompts) == 1
