@@ -812,6 +812,7 @@ def _placements(text: str, s: str, o: str) -> list[tuple[int, int]]:
 _CLAUSE_BREAK = re.compile(r"[;:,.!?]|\b(?:but|though|although|whereas|while|and)\b")
 _NEGATIONS = {"not", "never", "nobody", "nothing", "none", "neither", "nor", "cannot"}
 _HEDGES = {"might", "maybe", "perhaps", "probably", "possibly"}
+_DOUBT_HINT = re.compile(r"(?<![A-Za-z])(?:" + "|".join(sorted(_NEGATIONS | _HEDGES | {"no"})) + r")(?![A-Za-z])|n['’]t\b")
 
 
 def _doubt(between: str) -> str:
@@ -819,6 +820,8 @@ def _doubt(between: str) -> str:
     of the later name, deny or hedge the fact ("is not a member of", "no longer works at",
     "doesn't live in", "might move to"), else ''. "The meeting is no longer in Room A; it is now
     in Room B" still relates the meeting to Room B. Lowercase words only: "Never" is a title's."""
+    if not _DOUBT_HINT.search(between):  # the usual case, at every rule-read record: one search
+        return ""
     words = [t.strip("\"'()[]{}“”‘’").replace("’", "'") for t in _CLAUSE_BREAK.split(between)[-1].split()]
     for word, after in zip(words, words[1:] + [""]):
         if word[:1].islower():
