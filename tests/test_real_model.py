@@ -49,3 +49,15 @@ def test_everyday_updates_end_to_end(tmp_path, model):
     assert cmc.ask(db, model, "Where is Ana's employer based?").answer == "Lisbon"
     assert cmc.ask(db, model, "When is the dentist appointment?").answer == "Monday"
     assert "Graz" in cmc.ask(db, model, "Where does Lena live?").answer
+
+
+def test_a_denial_told_to_the_real_model_is_not_stored_as_the_fact_it_denies(tmp_path, model):
+    db = cmc.open_db(tmp_path / "deny.db")
+    cmc.add_records(db, [("Tom works at Acme.", "test"), ("Tom no longer works at Acme.", "test"),
+                         ("Cy might move to Oslo.", "test")])
+    cmc.extract_pending(db, model)
+    rows = {r["serial"]: r for r in db.execute("SELECT serial, status, reason FROM records")}
+    assert rows[2]["status"] == "unresolved" and rows[3]["status"] == "unresolved", dict(rows[2])
+    assert [tuple(r) for r in db.execute("SELECT serial, object FROM assertions")] == [(1, "Acme")]
+    result = cmc.ask(db, model, "Where does Tom work?")
+    assert [e["serial"] for e in result.evidence] == [1, 2]  # the denial is shown, Cy's record is not
