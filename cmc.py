@@ -857,9 +857,10 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
-        doubt = _doubt(text[text.index(s) + len(s):text.index(o)])
+        between = text[text.index(s) + len(s):text.index(o)]
+        doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
-            doubted = doubted or f"{doubt}: the record does not state that {s} {r.replace('_', ' ')} {o}"
+            doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
         if _DESCRIBES_LATER.fullmatch(text[text.index(s) + len(s):text.index(o)]):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
