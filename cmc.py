@@ -825,7 +825,7 @@ def _doubt(between: str) -> str:
     words = [t.strip("\"'()[]{}“”‘’").replace("’", "'") for t in _CLAUSE_BREAK.split(between)[-1].split()]
     for word, after in zip(words, words[1:] + [""]):
         if word[:1].islower():
-            # "no" only as "no longer" / "no more": "the language of no linguistic content" is a value
+            # "no" only as "no longer" / "no more": "the language of no spoken words" is a value
             if word in _NEGATIONS or word.endswith("n't") or (word == "no" and after in ("longer", "more")):
                 return "negated"
             if word in _HEDGES:
@@ -862,7 +862,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(text[text.index(s) + len(s):text.index(o)]):
+        if _DESCRIBES_LATER.fullmatch(between):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         triples.append(Triple(s, r, o))
     if not triples:
@@ -2039,21 +2039,18 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     described = {kind} | answer_phrase(question)
     phrase = _phrase_of(question)
     asks_time = asks_for_time(question)
+    # "In which town is the party?": a hop whose record says "in" right before its value answers
+    # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
+    # when some record says it so
+    fronted = fronted_preposition(question)
     says = {}  # per hop: the question words its record explains, less the subject it describes
     for e in edges:
         said = texts.get(e.serial, "").replace(e.subject_text, " ")
         said_words = words_of(said)
         hop_words = _content_of(said_words)
         says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
-                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words)))
-    # "In which town is the party?": a hop whose record says "in" right before its value answers
-    # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
-    # when some record says it so
-    fronted = fronted_preposition(question)
-    if fronted:
-        for e in edges:
-            if _says_before(texts.get(e.serial, ""), fronted, e.object_text):
-                says[id(e)] = says[id(e)] | {fronted}
+                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
+                       | ({fronted} if fronted and _says_before(texts.get(e.serial, ""), fronted, e.object_text) else set()))
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     if fronted in said_somewhere:
         asked = asked | {fronted}
@@ -2115,11 +2112,15 @@ def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], que
         groups = [c["path"] for c in candidates]
     else:
         keep, groups = set(), [[n] for n in _by_question_words(evidence.records, question)]
-    keep = _within_budget(groups, texts, keep, budget)
-    focused = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
-    focused.truncated = evidence.truncated
-    focused.left_out = len(evidence.records) - len(focused.records)
-    return focused
+    return _narrowed(evidence, _within_budget(groups, texts, keep, budget))
+
+
+def _narrowed(evidence: Evidence, keep: set[int]) -> Evidence:
+    """The evidence cut to the records in keep, in source order; left_out counts the rest."""
+    shown = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
+    shown.truncated = evidence.truncated
+    shown.left_out = evidence.left_out + len(evidence.records) - len(shown.records)
+    return shown
 
 
 def _within_budget(groups: list[list[int]], texts: dict[int, str], keep: set[int], budget: int) -> set[int]:
@@ -2220,10 +2221,7 @@ def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[
     hops = {e.serial for e in edges}
     about = {n for n in set(texts) - hops if any(f" {a} " in f" {' '.join(words_of(texts[n]))} " for a in anchors)}
     if about and hops:  # (no hops: a whole history or search hits, nothing to narrow it to)
-        shown = _fit([(n, t) for n, t in evidence.records if n in hops | about], EVIDENCE_BUDGET, evidence.fallback)
-        shown.truncated = evidence.truncated
-        shown.left_out = evidence.left_out + len(evidence.records) - len(shown.records)
-        evidence = shown
+        evidence = _narrowed(evidence, hops | about)
     prompt = answer_prompt(evidence, question)
     if candidates and not about:
         top = choice_window(candidates)
