@@ -95,7 +95,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -120,6 +120,10 @@ CREATE INDEX current_edges_by_object ON current_edges (object_key);
 """,
     5: """
 INSERT INTO entities_fts (entities_fts, rank) VALUES ('usermerge', 2);
+""",
+    6: """
+DROP TRIGGER records_ai;
+DROP TRIGGER entities_ai;
 """,
 }
 
@@ -232,6 +236,7 @@ VALUES (1 + max((SELECT coalesce(max(serial), 0) FROM records),
                 (SELECT coalesce(max(serial), 0) FROM forgotten)),
         :text, :text_key, :added_at, :source)
 """
+INDEX_RECORD = "INSERT INTO records_fts (rowid, text) VALUES (:serial, :text)"
 
 
 def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]]) -> list[int]:
@@ -242,7 +247,9 @@ def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]]) -> lis
     with transaction(db):
         for row in rows:
             row["text_key"] = text_key(row["text"])
-            serials.append(db.execute(INSERT_RECORD, row).lastrowid)
+            row["serial"] = db.execute(INSERT_RECORD, row).lastrowid
+            db.execute(INDEX_RECORD, row)  # not a trigger: see schema.sql, records_fts
+            serials.append(row["serial"])
     return serials
 
 
@@ -1482,9 +1489,17 @@ def relations(db: sqlite3.Connection) -> list[dict]:
     return list(out.values())
 
 
+INSERT_ENTITY = "INSERT OR IGNORE INTO entities (key, span, name, words) VALUES (:key, :span, :name, :words)"
+INDEX_ENTITY = "INSERT INTO entities_fts (rowid, span) VALUES (:id, :span)"
+
+
 def add_entity(db: sqlite3.Connection, key: str, name: str) -> None:
-    db.execute("INSERT OR IGNORE INTO entities (key, span, name, words) VALUES (?, ?, ?, ?)",
-               (key, key.replace(" ", "_"), name, len(key.split())))
+    """Store a subject (once per key) and index its span for anchoring (not by a trigger: see
+    schema.sql, records_fts)."""
+    row = {"key": key, "span": key.replace(" ", "_"), "name": name, "words": len(key.split())}
+    added = db.execute(INSERT_ENTITY, row)
+    if added.rowcount == 1:
+        db.execute(INDEX_ENTITY, {"id": added.lastrowid, "span": row["span"]})
 
 
 COMPACT_GROWTH = 8  # the anchor index is merged whenever the entities grew by 1/8 since the last merge
@@ -2448,6 +2463,12 @@ def fts_tables(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in db.execute(FTS_TABLES)]
 
 
+def reindex_fts(db: sqlite3.Connection) -> None:
+    """Rebuild every full-text index from its content table (inside the caller's transaction)."""
+    for fts in fts_tables(db):
+        db.execute(f'INSERT INTO "{fts}" ("{fts}") VALUES (\'rebuild\')')
+
+
 def _sync_entities(db: sqlite3.Connection, keys: Sequence[str]) -> None:
     """Entities are the subject keys of assertions: drop those left without one, and name the
     rest after their first remaining mention (the first name may have been forgotten)."""
@@ -2592,6 +2613,7 @@ def import_memory(db: sqlite3.Connection, path: str | Path) -> Transfer:
             raise CmcError(f"{path} has a {broken[0]} row (rowid {broken[1]}) that refers to a missing "
                            f"{broken[2]} row; nothing was imported.")
         replay_current(db)
+        reindex_fts(db)  # the rows came in without add_records / add_entity
     compact_anchor_index(db, force=True)
     count = db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
     return Transfer(str(path), rows, count)
@@ -2626,8 +2648,7 @@ def rebuild(db: sqlite3.Connection) -> Rebuilt:
                 add_entity(db, key, name)
                 added += 1
         removed = db.execute(ORPHAN_ENTITIES).rowcount
-        for fts in fts_tables(db):
-            db.execute(f'INSERT INTO "{fts}" ("{fts}") VALUES (\'rebuild\')')
+        reindex_fts(db)
     compact_anchor_index(db, force=True)
     changed = sum(before.get(k) != after.get(k) for k in before.keys() | after.keys())
     return Rebuilt(len(after), changed, added, removed)

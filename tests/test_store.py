@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import put
+
 import cmc
 
 
@@ -116,7 +118,7 @@ def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql"])
+@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
     old = cmc.open_db(old_database(tmp_path, fixture))
@@ -129,9 +131,39 @@ def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     assert old.execute(config).fetchall() == fresh.execute(config).fetchall()
 
 
+def fts_sound(db) -> bool:
+    """FTS5's own check that each full-text index holds exactly its content table's rows."""
+    for fts in ("records_fts", "entities_fts"):
+        try:
+            db.execute(f"INSERT INTO {fts} ({fts}) VALUES ('integrity-check')")
+        except sqlite3.DatabaseError:
+            return False
+    return True
+
+
+def test_version_5_file_indexes_old_and_new_records_and_entities_once(tmp_path):
+    """Schema 6 indexes a record and an entity in the statements that add them, no longer by
+    insert triggers: a migrated file must not keep its triggers (each row would be indexed
+    twice), and what it held before stays found."""
+    db = cmc.open_db(old_database(tmp_path, "schema-v5.sql", "Ana lives in Lyon."))
+    put(db, "The Blue Heron cafe is on Quay Street.", ("The Blue Heron cafe", "located_on", "Quay Street"))
+    assert fts_sound(db)
+    assert [s for s, _ in cmc.match_records(db, "lives in")] == [1]
+    assert [s for s, _ in cmc.match_records(db, "quay street")] == [2]
+    assert cmc.anchor(db, "Where is the Blue Heron cafe?") == ["blue heron cafe"]
+
+
+def test_a_new_database_indexes_each_added_record_and_entity_once(db):
+    put(db, "Ana lives in Lyon.", ("Ana", "lives_in", "Lyon"))
+    put(db, "Ana lives in Rome.", ("Ana", "lives_in", "Rome"))
+    assert fts_sound(db)
+    assert [s for s, _ in cmc.match_records(db, "ana lives")] == [1, 2]
+    assert db.execute("SELECT count(*) FROM entities_fts WHERE entities_fts MATCH 'ana'").fetchone()[0] == 1
+
+
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 6
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
