@@ -2011,6 +2011,17 @@ def _says_before(text: str, preposition: str, value: str) -> bool:
     return bool(re.search(rf"\b{preposition}\s+(?:(?:the|a|an)\s+)?{re.escape(value)}(?!\w)", text, re.IGNORECASE))
 
 
+_NAMED_KIND = r"\b(?:in|on|at|with|from|to|for|by|into)\s+the\s+([^\W\d_]+)\s+of\s+"
+
+
+def kind_named_before(text: str, value: str) -> str:
+    """The noun a record names a value's kind with, in "in the city of London", "with the
+    religion of Islam": a preposition, "the", the noun, "of", then the value; else ''. ("Paris
+    is the capital of France" names a relation, not France's kind: no preposition.)"""
+    m = re.search(_NAMED_KIND + re.escape(value) + r"(?!\w)", text, re.IGNORECASE)
+    return m.group(1).lower() if m else ""
+
+
 def _phrase_of(question: str) -> dict[str, int]:
     """Each question word's phrase: phrases are cut at function words and articles ("the job
     title | the chairperson | the political organization Fatah"); first occurrence wins."""
@@ -2046,7 +2057,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     names is still words to explain) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop. A preposition the question puts
     before its wh-word ("In which town …") is a word to explain too, explained by a record that
-    says it right before the hop's value ("… is in Sacramento"), when any record does."""
+    says it right before the hop's value ("… is in Sacramento"), when any record does. When the
+    question's answer kind is a noun the records themselves name values' kinds with ("In which
+    *city* …" and "… died in the city of London"), a value its record names as of that kind
+    gains ½ and one it names as of another kind ("… is located in the continent of Europe")
+    pays 1."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2069,6 +2084,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     if fronted in said_somewhere:
         asked = asked | {fronted}
+    # "In which city …": a kind the records name values with ("in the city of London"), so a
+    # value named as of another kind ("in the continent of Europe") is not what is asked for
+    named_kind = {id(e): kind_named_before(texts.get(e.serial, ""), e.object_text) for e in edges}
+    kind_is_named = bool(kind) and any(_same_word(kind, k) for k in named_kind.values() if k)
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         # the named entity the path starts from explains nothing; another one the question
@@ -2092,7 +2111,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # a fact no hop path from the question's entities reaches (evidence that was not
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
-        score = (len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
+        named = named_kind[id(e)] if kind_is_named else ""
+        kind_fit = (0.5 if _same_word(kind, named) else -1) if named else 0
+        score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,

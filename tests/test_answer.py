@@ -254,6 +254,28 @@ def test_a_fronted_preposition_is_answered_by_a_record_that_says_it_before_the_v
     assert cmc.fronted_preposition("Which floor is Room B on?") == ""
 
 
+def test_a_value_the_records_name_as_of_another_kind_is_not_the_kind_asked_for(db):
+    put(db, "Lena works at Globex.", ("Lena", "works_at", "Globex"))
+    put(db, "Globex is based in the city of Leeds.", ("Globex", "based_in", "Leeds"))
+    put(db, "Leeds is located in the county of West Yorkshire.", ("Leeds", "located_in", "West Yorkshire"))
+    # "located" is explained only by the county's record, but the records name Leeds a city
+    assert ranked(db, "In which city is the company where Lena works located?")[0] == "Leeds"
+    assert ranked(db, "In which county is the company where Lena works located?")[0] == "West Yorkshire"
+    assert cmc.kind_named_before("Globex is based in the city of Leeds.", "Leeds") == "city"
+    assert cmc.kind_named_before("Paris is the capital of France.", "France") == ""  # a relation
+
+
+def test_a_kind_no_record_names_values_with_changes_no_score(db):
+    put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
+    put(db, "John Keats was born in the city of Moorgate.", ("John Keats", "born_in", "Moorgate"))
+    put(db, "Moorgate is located in the country of England.", ("Moorgate", "located_in", "England"))
+    question = "What is the birthplace of the author of Endymion?"  # no record says "the birthplace of"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    scores = {c["answer"]: c["score"] for c in cmc.rank_candidates(question, anchors, edges, dict(evidence.records))}
+    assert ranked(db, question)[0] == "Moorgate"
+    assert scores["England"] < scores["Moorgate"] and scores["John Keats"] < scores["Moorgate"]
+
+
 def test_answering_in_its_own_words_the_reader_sees_only_records_about_the_question(db):
     put(db, "Bo is in the chess club.", ("Bo", "is_in", "chess club"))
     put(db, "Cy lives in Bergen.", ("Cy", "lives_in", "Bergen"))
