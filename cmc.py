@@ -1995,6 +1995,12 @@ def asks_for_time(question: str) -> bool | None:
     return None
 
 
+def asks_for_person(question: str) -> bool:
+    """Whether the question's first question word is who / whom."""
+    first = next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
+    return first in ("who", "whom")
+
+
 _FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
 
 
@@ -2061,7 +2067,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's answer kind is a noun the records themselves name values' kinds with ("In which
     *city* …" and "… died in the city of London"), a value its record names as of that kind
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
-    pays 1."""
+    pays 1; so does any value a record names the kind of, for a question that asks who."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2088,6 +2094,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # value named as of another kind ("in the continent of Europe") is not what is asked for
     named_kind = {id(e): kind_named_before(texts.get(e.serial, ""), e.object_text) for e in edges}
     kind_is_named = bool(kind) and any(_same_word(kind, k) for k in named_kind.values() if k)
+    asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         # the named entity the path starts from explains nothing; another one the question
@@ -2112,7 +2119,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
         named = named_kind[id(e)] if kind_is_named else ""
-        kind_fit = (0.5 if _same_word(kind, named) else -1) if named else 0
+        kind_fit = ((0.5 if _same_word(kind, named) else -1) if named else 0) - (asks_who and bool(named_kind[id(e)]))
         score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))

@@ -265,6 +265,16 @@ def test_a_value_the_records_name_as_of_another_kind_is_not_the_kind_asked_for(d
     assert cmc.kind_named_before("Paris is the capital of France.", "France") == ""  # a relation
 
 
+def test_who_asks_for_a_person_not_a_value_the_records_name_the_kind_of(db):
+    put(db, "Bo follows the religion of Quakerism.", ("Bo", "follows", "Quakerism"))
+    put(db, "Quakerism was founded by George Fox.", ("Quakerism", "founded_by", "George Fox"))
+    put(db, "George Fox was born in the town of Fenny Drayton.", ("George Fox", "born_in", "Fenny Drayton"))
+    # "born" stands for "responsible" as well as "founded" does: only the kind tells them apart
+    assert ranked(db, "Who is responsible for founding the faith that Bo follows?")[0] == "George Fox"
+    assert cmc.asks_for_person("Who is the founder?") and cmc.asks_for_person("To whom did Bo write?")
+    assert not cmc.asks_for_person("Which city is the office in, and who runs it?")
+
+
 def test_a_kind_no_record_names_values_with_changes_no_score(db):
     put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
     put(db, "John Keats was born in the city of Moorgate.", ("John Keats", "born_in", "Moorgate"))
