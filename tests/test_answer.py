@@ -218,6 +218,16 @@ def test_a_fact_no_path_from_the_question_reaches_ranks_below_one_that_is_reache
     assert [c["answer"] for c in cmc.choice_window(ranked)] == ["pesäpallo"]
 
 
+def test_the_model_chooses_only_among_the_candidates_tied_at_the_best_score():
+    def candidate(answer, score, serial):
+        return {"answer": answer, "score": score, "serial": serial, "depth": 1, "subject": answer.lower(),
+                "reverse": False, "path": [serial], "first_hop": [answer.lower(), "r"]}
+    ranked = [candidate("Lyon", 1.2, 1), candidate("Rome", 1.2, 2), candidate("Oslo", 1.1, 3)]
+    # one hop more (−0.1) is the ranking's to decide, not the reader's
+    assert [c["answer"] for c in cmc.choice_window(ranked)] == ["Lyon", "Rome"]
+    assert [c["answer"] for c in cmc.choice_window(ranked[1:])] == ["Rome"]
+
+
 def test_when_wants_a_time_and_where_does_not(db):
     put(db, "The school play is in the main hall.", ("The school play", "held", "main hall"))
     put(db, "The school play is on Saturday.", ("The school play", "day", "Saturday"))
