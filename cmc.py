@@ -2118,8 +2118,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # a fact no hop path from the question's entities reaches (evidence that was not
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
-        named = named_kind[id(e)] if kind_is_named else ""
-        kind_fit = ((0.5 if _same_word(kind, named) else -1) if named else 0) - (asks_who and bool(named_kind[id(e)]))
+        named, kind_fit = named_kind[id(e)], 0.0  # the value's kind as its record names it
+        if named and kind_is_named:
+            kind_fit += 0.5 if _same_word(kind, named) else -1
+        if named and asks_who:
+            kind_fit -= 1
         score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
@@ -2242,9 +2245,9 @@ CHOICE_WINDOW = 0.0
 
 def choice_window(candidates: list[dict]) -> list[dict]:
     """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
-    of the best score (tied with it), less any candidate that a newer fact ties with: a newer fact of the same
-    subject read in the same direction, or, for paths read backwards from a name the question
-    gives, a newer fact with that name as its value under the same relation."""
+    of the best score (tied with it), less any candidate that a newer fact ties with: a newer
+    fact of the same subject read in the same direction, or, for paths read backwards from a
+    name the question gives, a newer fact with that name as its value under the same relation."""
     top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
     # two facts of one subject that explain the question equally: the newer one replaced the
     # older ("is on Friday" / "moved to Monday"), whatever relation names they were given.
