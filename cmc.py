@@ -2067,7 +2067,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's answer kind is a noun the records themselves name values' kinds with ("In which
     *city* …" and "… died in the city of London"), a value its record names as of that kind
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
-    pays 1; so does any value a record names the kind of, for a question that asks who."""
+    pays 1; so does a value its record names as of a kind the question gives to something else
+    ("Where did *the religion* of … begin?" and "… follows the religion of Zenism": Zenism is on
+    the way), and any value a record names the kind of, for a question that asks who."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2121,6 +2123,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         named, kind_fit = named_kind[id(e)], 0.0  # the value's kind as its record names it
         if named and kind_is_named:
             kind_fit += 0.5 if _same_word(kind, named) else -1
+        if named and not (kind and _same_word(kind, named)) and any(_same_word(w, named) for w in asked):
+            kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
         if named and asks_who:
             kind_fit -= 1
         score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)

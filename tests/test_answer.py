@@ -285,6 +285,14 @@ def test_who_asks_for_a_person_not_a_value_the_records_name_the_kind_of(db):
     assert not cmc.asks_for_person("Which city is the office in, and who runs it?")
 
 
+def test_a_value_named_as_of_a_kind_the_question_gives_to_another_phrase_is_on_the_way(db):
+    put(db, "The Kadar clan was raised in the religion of Zenism.", ("The Kadar clan", "raised_in", "Zenism"))
+    put(db, "Zenism was founded in Tarsa.", ("Zenism", "founded_in", "Tarsa"))
+    # "begin" is said by no record: only the kinds tell that Zenism is the religion, not the place
+    assert ranked(db, "Where did the religion of the Kadar clan begin?")[0] == "Tarsa"
+    assert ranked(db, "Which religion was the Kadar clan raised in?")[0] == "Zenism"
+
+
 def test_a_kind_no_record_names_values_with_changes_no_score(db):
     put(db, "The author of Endymion is John Keats.", ("Endymion", "author", "John Keats"))
     put(db, "John Keats was born in the city of Moorgate.", ("John Keats", "born_in", "Moorgate"))
