@@ -2068,8 +2068,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     *city* …" and "… died in the city of London"), a value its record names as of that kind
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
     pays 1; so does a value its record names as of a kind the question gives to something else
-    ("Where did *the religion* of … begin?" and "… follows the religion of Zenism": Zenism is on
-    the way), and any value a record names the kind of, for a question that asks who."""
+    ("Where did *the religion* of … begin?" and "… raised in the religion of Zenism": Zenism is
+    on the way), and any value a record names the kind of, for a question that asks who."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2082,19 +2082,22 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # when some record says it so
     fronted = fronted_preposition(question)
     says = {}  # per hop: the question words its record explains, less the subject it describes
+    # per hop: the kind its record names its value with ("in the city of London"), or ''
+    named_kind = {}
     for e in edges:
-        said = texts.get(e.serial, "").replace(e.subject_text, " ")
+        text = texts.get(e.serial, "")
+        said = text.replace(e.subject_text, " ")
         said_words = words_of(said)
         hop_words = _content_of(said_words)
         says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
-                       | ({fronted} if fronted and _says_before(texts.get(e.serial, ""), fronted, e.object_text) else set()))
+                       | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
+        named_kind[id(e)] = kind_named_before(text, e.object_text)
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     if fronted in said_somewhere:
         asked = asked | {fronted}
-    # "In which city …": a kind the records name values with ("in the city of London"), so a
-    # value named as of another kind ("in the continent of Europe") is not what is asked for
-    named_kind = {id(e): kind_named_before(texts.get(e.serial, ""), e.object_text) for e in edges}
+    # "In which city …": a kind the records name values with, so a value named as of another
+    # kind ("in the continent of Europe") is not what is asked for
     kind_is_named = bool(kind) and any(_same_word(kind, k) for k in named_kind.values() if k)
     asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
     best: dict[str, dict] = {}
