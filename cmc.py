@@ -635,6 +635,11 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 r -= 1
             if r >= 1 and (words[r - 1] in _PREPOSITIONS or (r >= 2 and words[r - 1] in _ARTICLES)):
                 linked[k] = linked[k + 1] = True
+    opened = _opening_destination(raw, words, joined, linked)
+    if opened:  # "flight to Rome" is one thing, though a name runs on from lowercase words
+        for first in (0, 1):
+            for span in _trim_span(text[tokens[first].start():tokens[opened - 1].end()]):
+                spans.setdefault(span, (first, opened))
     verb = _opening_verb(raw, words, joined)
     for i in range(len(tokens)):
         # a span starts at a phrase boundary: not inside a name, not after a modifier that
@@ -694,6 +699,26 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
         k += 1
     if k + 1 < len(raw) and joined[k - 1] and raw[k][:1].islower() and words[k] not in function | _SENTENCE_ADVERBS:
         return k
+    return None
+
+
+_DETERMINERS = _ARTICLES | {"my", "your", "his", "her", "our", "their"}
+
+
+def _opening_destination(raw: list[str], words: list[str], joined: list[bool], linked: list[bool]) -> int | None:
+    """The end (token index + 1) of a thing a record opens with as a determiner, one lowercase
+    noun, "to" / "from" / "for" and a name, when the sentence goes on after the name: "The
+    flight to Rome departs at 7:40.", "My train from Leeds is late."; else None. ("The standup
+    moved to Room 9": two lowercase words, a noun and its verb, before the preposition.)"""
+    if len(raw) < 5 or words[0] not in _DETERMINERS or not raw[1][:1].islower() \
+            or words[1] in _EDGE_WORDS or words[2] not in ("to", "from", "for") \
+            or not raw[3][:1].isupper() or not all(joined[:3]):
+        return None
+    end = 4
+    while end < len(raw) and linked[end]:
+        end += 1
+    if end < len(raw) and joined[end - 1] and raw[end][:1].islower():
+        return end
     return None
 
 

@@ -210,6 +210,17 @@ def test_the_verb_after_an_opening_name_starts_no_span(text, verb, value):
     assert value in spans and not any(s.startswith(verb) for s in spans), spans
 
 
+def test_an_opening_noun_with_a_destination_is_one_thing():
+    def spans(text):
+        return {s for s, _, _ in cmc.record_spans(text)}
+    flight = spans("The flight to Rome departs at 7:40.")
+    assert {"flight to Rome", "7:40"} <= flight, "the flight to Rome is a thing; 'flight' alone is any flight"
+    assert "train from Leeds" in spans("My train from Leeds is late.")
+    moved = spans("The standup moved to Room 9.")
+    assert "Room 9" in moved and not any("moved" in s for s in moved), "a noun and its verb are not a thing"
+    assert not any(" to " in s for s in spans("The flight to Rome.")), "no sentence after the name: nothing to read it by"
+
+
 def test_lowercase_words_after_an_opening_function_word_may_still_be_the_name():
     assert "The dentist appointment" in {s for s, _, _ in cmc.record_spans("The dentist appointment moved to Monday.")}
     assert "sister" in {s for s, _, _ in cmc.record_spans("My sister Lena lives in Graz.")}
