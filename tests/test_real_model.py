@@ -61,3 +61,13 @@ def test_a_denial_told_to_the_real_model_is_not_stored_as_the_fact_it_denies(tmp
     assert [tuple(r) for r in db.execute("SELECT serial, object FROM assertions")] == [(1, "Acme")]
     result = cmc.ask(db, model, "Where does Tom work?")
     assert [e["serial"] for e in result.evidence] == [1, 2]  # the denial is shown, Cy's record is not
+
+
+def test_a_prompt_longer_than_the_context_reloads_the_model_larger(model):
+    small = cmc.LlamaModel(model.path, n_ctx=256)
+    prompt = "Notes:\n" + "\n".join(f"- Item {i} is stored in box {i * 7}." for i in range(60)) + "\nItem 3 is stored in box"
+    assert len(small._tokens(prompt, "")) > 256
+    got = small.complete(prompt, max_tokens=4)
+    assert small.n_ctx == 4096, "grown to the next step of 4,096 tokens, not cut to its end"
+    assert got.text == model.complete(prompt, max_tokens=4).text
+    assert model.n_ctx == cmc.LlamaModel.CONTEXT
