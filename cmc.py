@@ -321,6 +321,7 @@ class LlamaModel:
                            "or unset CMC_MODEL to use the embedded model.")
         self.name, self.path, self.n_ctx = path.name, str(path), n_ctx
         self._llm = None
+        self._prefix_tried = False
         self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
         self.generated = 0  # of which the model chose (the reply's own tokens)
 
@@ -385,15 +386,68 @@ class LlamaModel:
         if len(tokens) > room:  # keep the end: the question and the newest evidence live there
             tokens = tokens[:1] + tokens[-(room - 1):]
         llm = self.llm
+        first = llm.n_tokens == 0 and not self._prefix_tried
+        if first:
+            self._prefix_tried = True
+            self._restore_prefix(tokens)
         cached = llm.input_ids[:llm.n_tokens]
         common = 0
         limit = min(len(cached), len(tokens) - 1)  # always evaluate one token to get logits
         while common < limit and cached[common] == tokens[common]:
             common += 1
+        if first:  # from a whole batch only: the rest is then computed as a fresh process would
+            common -= common % llm.n_batch
         llm.n_tokens = common
-        llm.eval(tokens[common:])
         self.evaluated += len(tokens) - common
+        if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep the first batch
+            llm.eval(tokens[:llm.n_batch])
+            self._save_prefix(tokens)
+            common = llm.n_batch
+        llm.eval(tokens[common:])
         return self._np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(self.n_vocab,))
+
+    # A process evaluates its first prompt from scratch, and most of it is the prompt's fixed
+    # part (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
+    # one-record `add`, 1.1-1.4 s of prefill here). So the KV cache of a process's first prompt
+    # is kept on disk, one file per model and per opening of the prompt, in whole batches of
+    # n_batch tokens; the next process whose first prompt starts with the same batch loads it
+    # instead of computing it. Only whole batches: llama.cpp's numbers for a token depend on the
+    # batch it was computed in, so a restored batch gives the logits a fresh process computes,
+    # to the bit, and an answer never depends on what an earlier process cached.
+    def _prefix_file(self, tokens: list[int]) -> Path:
+        import hashlib
+        st = os.stat(self.path)
+        key = hashlib.sha256(repr((self.path, st.st_size, st.st_mtime_ns, tokens[:64])).encode()).hexdigest()[:24]
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cmc" / "prefix" / f"{key}.kv"
+
+    def _restore_prefix(self, tokens: list[int]) -> None:
+        import ctypes
+        import llama_cpp
+        path = self._prefix_file(tokens)
+        if not path.is_file():
+            return
+        out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
+        if llama_cpp.llama_state_seq_load_file(self.llm._ctx.ctx, str(path).encode(), 0, out, self.n_ctx,
+                                               ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
+            self.llm.input_ids[:count.value] = out[:count.value]
+            self.llm.n_tokens = count.value
+        else:  # unreadable (another llama.cpp, a larger context): computed as if absent
+            self.llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            self.llm.n_tokens = 0
+
+    def _save_prefix(self, tokens: list[int]) -> None:
+        import llama_cpp
+        path = self._prefix_file(tokens)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part = path.with_suffix(f".{os.getpid()}.part")
+            n = self.llm.n_tokens  # one whole batch, just computed
+            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, str(part).encode(), 0,
+                                                   (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
+                os.replace(part, path)  # whole or not at all: another process may be reading it
+            part.unlink(missing_ok=True)
+        except OSError:
+            pass  # a cache that cannot be written costs time, never an answer
 
     def _grow(self, needed: int) -> None:
         """Reload with a context of at least `needed` tokens (in steps of 4,096, at most

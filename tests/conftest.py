@@ -61,6 +61,7 @@ def facts_reply(*triples):
 def isolated(tmp_path, monkeypatch):
     """Keep every test away from the user's data dir and environment."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for var in ("CMC_DB", "CMC_MODEL", "CMC_ANSWER_MODEL"):
         monkeypatch.delenv(var, raising=False)
 

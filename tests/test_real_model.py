@@ -71,3 +71,22 @@ def test_a_prompt_longer_than_the_context_reloads_the_model_larger(model):
     assert small.n_ctx == 4096, "grown to the next step of 4,096 tokens, not cut to its end"
     assert got.text == model.complete(prompt, max_tokens=4).text
     assert model.n_ctx == cmc.LlamaModel.CONTEXT
+
+
+def test_a_later_process_loads_the_prompts_first_batch_from_disk_with_the_same_logits(model, tmp_path, monkeypatch):
+    import numpy
+    first, later = (cmc.extraction_prompt([text], []) for text in ("Mara lives in Leeds.", "Tom works at Acme."))
+    writer = cmc.LlamaModel(model.path)
+    writer._feed(writer._tokens(first, ""))
+    (kept,) = (tmp_path / "cache" / "cmc" / "prefix").glob("*.kv")
+    reader = cmc.LlamaModel(model.path)  # a new process, in effect: its own llama.cpp context
+    tokens = reader._tokens(later, "")
+    restored = reader._feed(tokens).copy()
+    assert reader.evaluated == len(tokens) - reader.llm.n_batch, "the shared first batch is loaded, not computed"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    fresh = cmc.LlamaModel(model.path)
+    assert numpy.array_equal(restored, fresh._feed(tokens)), "to the bit what a fresh process computes"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    kept.write_bytes(b"not a llama.cpp state file")
+    broken = cmc.LlamaModel(model.path)
+    assert numpy.array_equal(broken._feed(tokens), restored) and broken.evaluated == len(tokens)
