@@ -327,8 +327,9 @@ class LlamaModel:
 
     @property
     def llm(self):
-        """The llama.cpp model, loaded on first use (a second or so): a bulk add that the cache
-        and induced rules read whole, or an answer the ranking settles, never loads it."""
+        """The llama.cpp model, loaded on first use (about half a second for gemma): a bulk add
+        that the cache and induced rules read whole, or an answer the ranking settles, never
+        loads it."""
         if self._llm is None:
             self._load()
         return self._llm
