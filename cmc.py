@@ -1432,6 +1432,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row["relation"] = _same_form_relation(db, ex.serial, t, row["subject_key"]) or row["relation"]
         if how == "model":
             row["relation"] = _kind_relation(db, row, ex.serial)
+            row["relation"] = _said_relation(db, row, _record_text(db, ex.serial))
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
@@ -1443,6 +1444,10 @@ SELECT a.subject, a.object, a.relation, r.text FROM current_edges AS e
 JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
 WHERE e.subject_key = :subject_key
 """
+
+
+def _record_text(db: sqlite3.Connection, serial: int) -> str:
+    return db.execute("SELECT text FROM records WHERE serial = ?", (serial,)).fetchone()[0]
 
 
 def _same_form_relation(db: sqlite3.Connection, serial: int, t: Triple, subject_key: str) -> str | None:
@@ -1489,6 +1494,63 @@ def _kind_relation(db: sqlite3.Connection, row: dict, serial: int) -> str:
     if current is None or is_time(current[0]) == is_time(row["object"]):
         return row["relation"]
     return align_relation(db, row["relation"] + ("_time" if is_time(row["object"]) else "_value"), serial)
+
+
+# English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
+# a Subaru and sold the Honda"): a record that says one may restate an earlier fact in other
+# words, under its name.
+_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
+                 "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
+                 "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
+                 "hired", "promoted", "painted"}
+
+CURRENT_RECORD = """
+SELECT a.serial, a.subject, a.object, r.text FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
+WHERE e.subject_key = :subject_key AND e.relation = :relation
+"""
+
+
+def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
+    """A model-read fact that would replace its key's value when only one of the two records
+    says the relation's name: a small model copies names, so "Tom works at Acme." named
+    `lives_in` after "Tom lives in Bristol." (or "Mara lives in Leeds." named `work_at`, then
+    "Mara works at Acme.") would overwrite a fact that still holds. The record that does not say
+    the name, unless it says a change ("Tom moved to Cardiff." is the `lives_in` it was named),
+    takes the relation its own words name, from subject to object ("works_at"), and neither fact
+    replaces the other. Returns the new record's relation."""
+    old = db.execute(CURRENT_RECORD, row).fetchone()
+    if old is None or old["serial"] == row["serial"]:
+        return row["relation"]
+    name = [w for w in row["relation"].split("_") if w and w not in _EDGE_WORDS | _ARTICLES]
+    ours, theirs = _says_name(text, row["subject"], row["object"], name), \
+        _says_name(old["text"], old["subject"], old["object"], name)
+    if ours == theirs:
+        return row["relation"]
+    if not ours:
+        return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
+    own = _own_relation(db, old["text"], old["subject"], old["object"], old["serial"])
+    if own:
+        relabel_assertions(db, old["serial"], row["relation"], own)
+    return row["relation"]
+
+
+def _says_name(text: str, subject: str, obj: str, name: Sequence[str]) -> bool:
+    """Whether a record says a word of a relation name outside its names, or a change word (then
+    a copied name is the fact it changes)."""
+    said = words_of(text.replace(subject, " ").replace(obj, " "))
+    return bool(_CHANGE_WORDS & set(said)) or any(_like_word(n, w) for n in name for w in said)
+
+
+def _own_relation(db: sqlite3.Connection, text: str, subject: str, obj: str, serial: int) -> str | None:
+    """The relation a record's own words name: its words from the subject to the object ("works
+    at" -> "works_at"), when it names the subject first and says a content word between."""
+    start = text.find(subject)
+    end = text.find(obj, start + len(subject)) if start >= 0 else -1
+    between = words_of(text[start + len(subject):end]) if end > start else []
+    if not any(w not in _EDGE_WORDS | _ARTICLES for w in between):
+        return None
+    return align_relation(db, "_".join(between), serial)
 
 
 def retract_extraction(db: sqlite3.Connection, serial: int) -> None:

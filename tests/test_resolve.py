@@ -63,6 +63,34 @@ def test_a_model_read_time_does_not_overwrite_a_place(db):
     assert cmc.is_time("March 17") and cmc.is_time("10:30") and not cmc.is_time("Theresa May")
 
 
+def _model_put(db, text, triple):
+    (serial,) = cmc.add_records(db, [(text, "test")])
+    with cmc.transaction(db):
+        cmc.write_extraction(db, cmc.Extraction(serial, "facts", [cmc.Triple(*triple)]), "model")
+
+
+def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
+    # in one batch a small model copies the name before: "works at Acme" read as lives_in
+    _model_put(db, "Tom lives in Bristol.", ("Tom", "lives_in", "Bristol"))
+    _model_put(db, "Tom works at Acme.", ("Tom", "lives_in", "Acme"))
+    _model_put(db, "Tom moved to Cardiff.", ("Tom", "lives_in", "Cardiff"))  # a change: the copy is right
+    assert current(db) == {("tom", "lives_in"): ("cardiff", 3), ("tom", "works_at"): ("acme", 2)}
+    # one record at a time it may name a fact by another's words: the later record says the name
+    _model_put(db, "Mara lives in Leeds.", ("Mara", "work_at", "Leeds"))
+    _model_put(db, "Mara works at Acme.", ("Mara", "work_at", "Acme"))
+    assert {k: v for k, v in current(db).items() if k[0] == "mara"} == \
+        {("mara", "lives_in"): ("leeds", 4), ("mara", "works_at"): ("acme", 5)}  # work_at: Tom's works_at
+    assert [v.object for v in cmc.history(db, "Mara", "lives_in")[0].versions] == ["Leeds"]
+
+
+def test_a_fact_said_again_in_its_own_words_still_updates(db):
+    _model_put(db, "Ana lives in Rome.", ("Ana", "lives_in", "Rome"))
+    _model_put(db, "Ana lives in Paris.", ("Ana", "lives_in", "Paris"))
+    _model_put(db, "Bo works at Initech.", ("Bo", "employer", "Initech"))  # neither record says "employer"
+    _model_put(db, "Bo works at Globex.", ("Bo", "employer", "Globex"))
+    assert current(db) == {("ana", "lives_in"): ("paris", 2), ("bo", "employer"): ("globex", 4)}
+
+
 def test_the_same_times_from_a_hand_given_reading_still_update(db):
     put(db, "The review is at 2 pm.", ("The review", "time", "2 pm"))
     put(db, "The review is in the Oak room.", ("The review", "time", "Oak"))  # not a model's: kept as given
