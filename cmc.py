@@ -676,11 +676,11 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 j -= 1
         if _possessive(raw[k]) and (raw[k + 1][0].islower() or raw[k + 1].rstrip(".,;:").isupper()) \
                 and words[k + 1] not in function:  # "Aristotle's child", "Boeing's CEO"
-            kinds.add(k + 1)
             j = k + 2  # ... and the lowercase nouns that go on with it: "Ana's phone number is"
             while j < len(raw) and joined[j - 1] and raw[j][0].islower() and words[j] not in function:
-                kinds.add(j)
                 j += 1
+            if j < len(raw):  # not when they end the record: "at Aunt May's farm." is a place
+                kinds.update(range(k + 1, j))
     # a lowercase participle between a verb of being (and an adverb such as "now") and a
     # preposition is the verb of a passive or a progressive ("is associated with", "was founded
     # by", "is now coming on"), never a thing
@@ -714,6 +714,10 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             for span in _trim_span(text[tokens[first].start():tokens[opened - 1].end()]):
                 spans.setdefault(span, (first, opened))
     verb = _opening_verb(raw, words, joined)
+    # ... and no span runs from the name into it when its form says it is a verb ("Rosa plays
+    # tennis", "Zoe got a new phone"; not "Greece national football team", "Edwin van der Sar")
+    verb_said = verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
+        else len(tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
     for i in range(len(tokens)):
         # a span starts at a phrase boundary: not inside a name, not after a modifier that
         # itself follows "of"/"the"/"my" ("football" of "of association football"), not at the
@@ -726,7 +730,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
         for j in range(i, min(len(tokens), i + max_words)):
             if j - i + 1 == len(tokens) and len(tokens) > 1:
                 continue
-            if j in kinds:
+            if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
                 break
             # nor runs across a lowercase relative word: "the country where rugby union was
             # created" holds "country" and "rugby union", never "country where rugby union"
@@ -793,6 +797,25 @@ def _opening_destination(raw: list[str], words: list[str], joined: list[bool], l
     if end < len(raw) and joined[end - 1] and raw[end][:1].islower():
         return end
     return None
+
+
+# English verbs whose past tense does not end in -ed: a lowercase word after a record's opening
+# name in one of these forms is what the name does.
+_IRREGULAR_PASTS = set("""got took made bought sold left won lost became began went said told gave
+kept met ran saw wrote drove paid found built sent spent held led taught thought caught brought
+sang swam grew knew drew flew threw wore chose rode ate fell felt heard hid hit put quit read set
+shut sat slept spoke stood stole struck swore swept swung tore understood woke""".split())
+
+
+def _verb_form(token: str) -> bool:
+    """Whether a lowercase word has a verb's inflection: a third-person -s ("plays", "supports";
+    four letters or more, not "-ss", "-us", "-is"), a past -ed ("moved"), or an irregular past
+    ("got", "sold")."""
+    word = token.strip(".,;:!?\"'()[]{}“”‘’")
+    if not (word.isalpha() and word.islower()) or len(word) < 3:
+        return False
+    return (len(word) >= 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))) \
+        or word.endswith("ed") or word in _IRREGULAR_PASTS  # ("dos" of "Giovani dos Santos")
 
 
 def _trim_span(span: str) -> list[str]:
@@ -1515,19 +1538,29 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A model-read fact that would replace its key's value when only one of the two records
     says the relation's name: a small model copies names, so "Tom works at Acme." named
     `lives_in` after "Tom lives in Bristol." (or "Mara lives in Leeds." named `work_at`, then
-    "Mara works at Acme.") would overwrite a fact that still holds. The record that does not say
-    the name, unless it says a change ("Tom moved to Cardiff." is the `lives_in` it was named),
-    takes the relation its own words name, from subject to object ("works_at"), and neither fact
-    replaces the other. Returns the new record's relation."""
+    "Mara works at Acme.") would overwrite a fact that still holds. A new record that does not
+    say the name takes the one other relation of its subject it does say ("Sam now supports
+    Chelsea." copied as `lives_in` is Sam's `support`); else, unless it says a change ("Tom moved
+    to Cardiff." is the `lives_in` it was named), the relation its own words name from subject to
+    object ("works_at"), so neither fact replaces the other. An older record that does not say
+    the name (and says no change) takes its own words the same way. Returns the new record's
+    relation."""
     old = db.execute(CURRENT_RECORD, row).fetchone()
     if old is None or old["serial"] == row["serial"]:
         return row["relation"]
-    name = [w for w in row["relation"].split("_") if w and w not in _EDGE_WORDS | _ARTICLES]
-    ours, theirs = _says_name(text, row["subject"], row["object"], name), \
+    name = _name_words(row["relation"])
+    ours, theirs = _says_name(text, row["subject"], row["object"], name, changes=False), \
         _says_name(old["text"], old["subject"], old["object"], name)
     if ours == theirs:
         return row["relation"]
     if not ours:
+        # "Sam now supports Chelsea." copied as lives_in: it says another fact of Sam's, support
+        said = [r for (r,) in db.execute(SUBJECT_RELATIONS, row) if _says_name(
+            text, row["subject"], row["object"], _name_words(r), changes=False)]
+        if len(said) == 1:
+            return said[0]
+        if _says_name(text, row["subject"], row["object"], name):  # a change: the copy stands
+            return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
     own = _own_relation(db, old["text"], old["subject"], old["object"], old["serial"])
     if own:
@@ -1535,11 +1568,20 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
-def _says_name(text: str, subject: str, obj: str, name: Sequence[str]) -> bool:
-    """Whether a record says a word of a relation name outside its names, or a change word (then
-    a copied name is the fact it changes)."""
+SUBJECT_RELATIONS = """
+SELECT relation FROM current_edges WHERE subject_key = :subject_key AND relation != :relation
+"""
+
+
+def _name_words(relation: str) -> list[str]:
+    return [w for w in relation.split("_") if w and w not in _EDGE_WORDS | _ARTICLES]
+
+
+def _says_name(text: str, subject: str, obj: str, name: Sequence[str], changes: bool = True) -> bool:
+    """Whether a record says a word of a relation name outside its names, or (with changes) a
+    change word: then a copied name may be the fact it changes."""
     said = words_of(text.replace(subject, " ").replace(obj, " "))
-    return bool(_CHANGE_WORDS & set(said)) or any(_like_word(n, w) for n in name for w in said)
+    return (changes and bool(_CHANGE_WORDS & set(said))) or any(_like_word(n, w) for n in name for w in said)
 
 
 def _own_relation(db: sqlite3.Connection, text: str, subject: str, obj: str, serial: int) -> str | None:

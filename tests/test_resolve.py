@@ -83,6 +83,13 @@ def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
     assert [v.object for v in cmc.history(db, "Mara", "lives_in")[0].versions] == ["Leeds"]
 
 
+def test_a_copied_name_gives_way_to_the_fact_of_the_subject_the_record_says(db):
+    _model_put(db, "Sam supports Arsenal.", ("Sam", "support", "Arsenal"))
+    _model_put(db, "Sam lives in Leeds.", ("Sam", "lives_in", "Leeds"))
+    _model_put(db, "Sam now supports Chelsea.", ("Sam", "lives_in", "Chelsea"))  # copied from the record before
+    assert current(db) == {("sam", "support"): ("chelsea", 3), ("sam", "lives_in"): ("leeds", 2)}
+
+
 def test_a_fact_said_again_in_its_own_words_still_updates(db):
     _model_put(db, "Ana lives in Rome.", ("Ana", "lives_in", "Rome"))
     _model_put(db, "Ana lives in Paris.", ("Ana", "lives_in", "Paris"))
