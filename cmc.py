@@ -1477,8 +1477,7 @@ def _same_form_relation(db: sqlite3.Connection, serial: int, t: Triple, subject_
     """The relation of a current edge of the same subject stated in the same sentence form: a
     record worded exactly like an earlier one about the same subject updates that fact, whatever
     name the model gave its relation this time."""
-    text = db.execute("SELECT text FROM records WHERE serial = ?", (serial,)).fetchone()[0]
-    form = sentence_form(text, t)
+    form = sentence_form(_record_text(db, serial), t)
     if form is None:
         return None
     for old in db.execute(SUBJECT_EDGES, {"subject_key": subject_key}):
