@@ -599,10 +599,11 @@ their him them us where when what why how""".split())
 
 _PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "by", "with", "about", "into", "onto",
                  "over", "under", "as"}
+_DETERMINERS = _ARTICLES | {"my", "your", "his", "her", "our", "their"}
 # Words that open a noun phrase: a modifier right after one belongs to the phrase. A copula
 # and a relative word open one too ("is association football", "where rock music was made").
-_PHRASE_OPENERS = _ARTICLES | _PREPOSITIONS | {"my", "your", "his", "her", "our", "their", "its",
-                                               "is", "are", "was", "were", "where", "which", "that", "who", "whom"}
+_PHRASE_OPENERS = _DETERMINERS | _PREPOSITIONS | {"its", "is", "are", "was", "were", "where", "which", "that",
+                                                  "who", "whom"}
 
 _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will", "would"}
 _BEING = {"is", "are", "was", "were", "am", "be", "been", "being"}
@@ -779,9 +780,6 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
     return None
 
 
-_DETERMINERS = _ARTICLES | {"my", "your", "his", "her", "our", "their"}
-
-
 def _opening_destination(raw: list[str], words: list[str], joined: list[bool], linked: list[bool]) -> int | None:
     """The end (token index + 1) of a thing a record opens with as a determiner, one lowercase
     noun, "to" / "from" / "for" and a name, when the sentence goes on after the name: "The
@@ -854,7 +852,7 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     subject and object ("lives_in", "was_founded_by"); otherwise a name is kept whole when nothing
     but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
-    rest = words_of(text.replace(subject, " ").replace(obj, " ")) if text else []
+    rest = _words_outside(text, subject, obj) if text else []
 
     def borrowed(w: str) -> bool:  # from a name, or from nowhere in the record
         return bool(text) and w not in _EDGE_WORDS and not any(_like_word(w, r) for r in rest)
@@ -1204,7 +1202,7 @@ def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int
     other. A form that only adds words ("<S> now lives in <O>.") or does not say the name at all
     (a paraphrase the model aligned) keeps the name."""
     ours = _form_words(form)
-    name = [w for w in words_of(relation.replace("_", " ")) if w not in _EDGE_WORDS | _ARTICLES]
+    name = _name_words(relation)
     if not name or not _says_all(ours, name):
         return relation
     for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
@@ -1447,15 +1445,16 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                          "WHERE serial = ? AND status = 'pending'", (ex.status, ex.reason, how, ex.serial))
     if claimed.rowcount != 1:
         return False
+    text = _record_text(db, ex.serial) if how == "model" else ""
     for t in ex.triples:
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
         if how == "model" and len(ex.triples) == 1:
-            row["relation"] = _same_form_relation(db, ex.serial, t, row["subject_key"]) or row["relation"]
+            row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
         if how == "model":
             row["relation"] = _kind_relation(db, row, ex.serial)
-            row["relation"] = _said_relation(db, row, _record_text(db, ex.serial))
+            row["relation"] = _said_relation(db, row, text)
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
@@ -1473,11 +1472,11 @@ def _record_text(db: sqlite3.Connection, serial: int) -> str:
     return db.execute("SELECT text FROM records WHERE serial = ?", (serial,)).fetchone()[0]
 
 
-def _same_form_relation(db: sqlite3.Connection, serial: int, t: Triple, subject_key: str) -> str | None:
+def _same_form_relation(db: sqlite3.Connection, text: str, t: Triple, subject_key: str) -> str | None:
     """The relation of a current edge of the same subject stated in the same sentence form: a
     record worded exactly like an earlier one about the same subject updates that fact, whatever
     name the model gave its relation this time."""
-    form = sentence_form(_record_text(db, serial), t)
+    form = sentence_form(text, t)
     if form is None:
         return None
     for old in db.execute(SUBJECT_EDGES, {"subject_key": subject_key}):
@@ -1548,17 +1547,17 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     if old is None or old["serial"] == row["serial"]:
         return row["relation"]
     name = _name_words(row["relation"])
-    ours, theirs = _says_name(text, row["subject"], row["object"], name, changes=False), \
-        _says_name(old["text"], old["subject"], old["object"], name)
+    our_words = _words_outside(text, row["subject"], row["object"])
+    their_words = _words_outside(old["text"], old["subject"], old["object"])
+    ours, theirs = _says(our_words, name), _says(their_words, name) or _says_change(their_words)
     if ours == theirs:
         return row["relation"]
     if not ours:
         # "Sam now supports Chelsea." copied as lives_in: it says another fact of Sam's, support
-        said = [r for (r,) in db.execute(SUBJECT_RELATIONS, row) if _says_name(
-            text, row["subject"], row["object"], _name_words(r), changes=False)]
+        said = [r for (r,) in db.execute(SUBJECT_RELATIONS, row) if _says(our_words, _name_words(r))]
         if len(said) == 1:
             return said[0]
-        if _says_name(text, row["subject"], row["object"], name):  # a change: the copy stands
+        if _says_change(our_words):  # a change: the copy stands
             return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
     own = _own_relation(db, old["text"], old["subject"], old["object"], old["serial"])
@@ -1573,14 +1572,23 @@ SELECT relation FROM current_edges WHERE subject_key = :subject_key AND relation
 
 
 def _name_words(relation: str) -> list[str]:
-    return [w for w in relation.split("_") if w and w not in _EDGE_WORDS | _ARTICLES]
+    """The content words of a relation name ("head_of_state" -> head, state)."""
+    return [w for w in words_of(relation.replace("_", " ")) if w not in _EDGE_WORDS | _ARTICLES]
 
 
-def _says_name(text: str, subject: str, obj: str, name: Sequence[str], changes: bool = True) -> bool:
-    """Whether a record says a word of a relation name outside its names, or (with changes) a
-    change word: then a copied name may be the fact it changes."""
-    said = words_of(text.replace(subject, " ").replace(obj, " "))
-    return (changes and bool(_CHANGE_WORDS & set(said))) or any(_like_word(n, w) for n in name for w in said)
+def _words_outside(text: str, subject: str, obj: str) -> list[str]:
+    """What a record says besides its two names: its words with the names taken out."""
+    return words_of(text.replace(subject, " ").replace(obj, " "))
+
+
+def _says(words: Sequence[str], name: Sequence[str]) -> bool:
+    """Whether a record's words (outside its names) say a word of a relation name."""
+    return any(_like_word(n, w) for n in name for w in words)
+
+
+def _says_change(words: Sequence[str]) -> bool:
+    """Whether a record's words say a change: then a copied name may be the fact it changes."""
+    return bool(_CHANGE_WORDS & set(words))
 
 
 def _own_relation(db: sqlite3.Connection, text: str, subject: str, obj: str, serial: int) -> str | None:
