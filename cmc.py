@@ -95,7 +95,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -124,6 +124,10 @@ INSERT INTO entities_fts (entities_fts, rank) VALUES ('usermerge', 2);
     6: """
 DROP TRIGGER records_ai;
 DROP TRIGGER entities_ai;
+""",
+    7: """
+DROP INDEX current_edges_by_object;
+CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 """,
 }
 
@@ -1909,40 +1913,61 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
 
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
 
-TRAVERSE = """
-WITH RECURSIVE walk(subject_key, depth) AS (
+# A value's newest fact per relation, read backwards, is a hop back to that fact's subject:
+# worded value first ("Narendra Modi directs the BBC"), the fact stored as written is the
+# value's, not the subject's, so a walk that reaches the BBC reaches its director. Only a record
+# that names its subject before its value can be read so; one the extractor turned round ("Rome
+# is the capital of Italy" as Italy -> Rome) already reads the way its meaning goes. A name the
+# question gives reads its own facts-as-value once (NAMED_INCOMING_CAP), not here.
+BACKWARDS_HOP = """
+    NOT EXISTS (SELECT 1 FROM {edges} AS n
+                WHERE n.object_key = b.object_key AND n.serial > b.serial AND n.relation = b.relation)
+    AND w.subject_key NOT IN (SELECT value FROM json_each(:named))
+    AND EXISTS (SELECT 1 FROM assertions AS s JOIN records AS r ON r.serial = s.serial
+                WHERE s.id = b.assertion_id AND instr(r.text, s.subject) BETWEEN 1 AND instr(r.text, s.object) - 1)
+"""
+WALK = """
+walk(subject_key, depth) AS (
     SELECT value ->> 0, value ->> 1 FROM json_each(:starts)   -- [key, depth] pairs
     UNION
     SELECT e.object_key, w.depth + 1
-    FROM walk AS w JOIN current_edges AS e ON e.subject_key = w.subject_key
+    FROM walk AS w JOIN {edges} AS e ON e.subject_key = w.subject_key
     WHERE w.depth < :max_hops - 1          -- subjects at depths 0..4: at most five hops
-)
-SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth,
-       a.subject AS subject_text, a.object AS object_text
-FROM walk AS w
-CROSS JOIN current_edges AS e ON e.subject_key = w.subject_key  -- walk first: a plain JOIN let
-JOIN assertions AS a ON a.id = e.assertion_id                   -- SQLite scan every current edge
-GROUP BY e.subject_key, e.relation
-ORDER BY depth, e.serial
-"""
-# The same walk over the graph as it stood after record :as_of (EDGES_AS_OF, computed once).
-TRAVERSE_AS_OF = f"""
-WITH RECURSIVE edges AS ({EDGES_AS_OF}),
-walk(subject_key, depth) AS (
-    SELECT value ->> 0, value ->> 1 FROM json_each(:starts)
     UNION
-    SELECT e.object_key, w.depth + 1
-    FROM walk AS w JOIN edges AS e ON e.subject_key = w.subject_key
-    WHERE w.depth < :max_hops - 1          -- subjects at depths 0..4: at most five hops
+    SELECT b.subject_key, w.depth + 1
+    FROM walk AS w JOIN {edges} AS b ON (b.subject_key, b.relation) IN ({newest_values})
+    WHERE w.depth < :max_hops - 1 AND {backwards}
 )
-SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth,
+SELECT 0 AS backwards, e.subject_key, e.relation, e.object_key, e.serial AS serial, min(w.depth) AS depth,
        a.subject AS subject_text, a.object AS object_text
 FROM walk AS w
-JOIN edges AS e ON e.subject_key = w.subject_key
-JOIN assertions AS a ON a.id = e.assertion_id
+CROSS JOIN {edges} AS e ON e.subject_key = w.subject_key  -- walk first: a plain JOIN let
+JOIN assertions AS a ON a.id = e.assertion_id            -- SQLite scan every current edge
 GROUP BY e.subject_key, e.relation
-ORDER BY depth, e.serial
+UNION ALL
+SELECT 1, b.subject_key, b.relation, b.object_key, b.serial, min(w.depth), a.subject, a.object
+FROM walk AS w
+CROSS JOIN {edges} AS b ON (b.subject_key, b.relation) IN ({newest_values})
+JOIN assertions AS a ON a.id = b.assertion_id
+WHERE {backwards}
+GROUP BY b.subject_key, b.relation
+ORDER BY depth, serial
 """
+# Only an entity's INCOMING_CAP newest facts-as-value are looked at: a value like a country is
+# the value of thousands, and its newest citizen is no fact about the country.
+NEWEST_VALUES = """
+SELECT n.subject_key, n.relation FROM {edges} AS n WHERE n.object_key = w.subject_key ORDER BY n.serial DESC LIMIT :cap
+"""
+
+
+def _walk(edges: str) -> str:
+    return WALK.format(edges=edges, backwards=BACKWARDS_HOP.format(edges=edges),
+                       newest_values=NEWEST_VALUES.format(edges=edges))
+
+
+TRAVERSE = "WITH RECURSIVE" + _walk("current_edges")
+# The same walk over the graph as it stood after record :as_of (EDGES_AS_OF, computed once).
+TRAVERSE_AS_OF = f"WITH RECURSIVE edges AS ({EDGES_AS_OF})," + _walk("edges")
 
 
 @dataclass
@@ -1955,6 +1980,11 @@ class Edge:
     subject_text: str = ""  # surface forms, as written in the record
     object_text: str = ""
     reverse: bool = False  # read backwards: the record's object is this edge's subject
+
+    @property
+    def fact(self) -> tuple[str, str]:
+        """The stored fact's key, (subject, relation), whichever way it is read."""
+        return (self.object, self.relation) if self.reverse else (self.subject, self.relation)
 
     def public(self) -> dict:
         out = {"subject": self.subject, "relation": self.relation, "object": self.object,
@@ -1985,12 +2015,15 @@ NAMED_INCOMING_CAP = 3
 
 def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX_HOPS,
              as_of: int | None = None, objects: Sequence[str] = ()) -> list[Edge]:
-    """Every current edge reachable from the anchors within max_hops, at its shortest depth.
-    UNION keeps (subject, depth) pairs distinct and the depth bound ends the recursion, so
-    cycles are safe; GROUP BY dedupes each (subject, relation). With as_of, the graph as it
-    stood after that record. `objects` are names the question gives as values of facts: their
-    newest facts are read backwards as first hops (Edge.reverse), and the walk goes on from
-    their subjects. The anchors' own newest NAMED_INCOMING_CAP facts-as-value are read
+    """Every current edge reachable from the anchors within max_hops, each fact once at its
+    shortest depth. UNION keeps (subject, depth) pairs distinct and the depth bound ends the
+    recursion, so cycles are safe; GROUP BY dedupes each (subject, relation). From each entity
+    the walk reaches besides the anchors, the newest fact per relation (of its INCOMING_CAP
+    newest) that has it as value and whose record names the subject first is read backwards
+    too (BACKWARDS_HOP, Edge.reverse), and the walk goes on from that fact's subject. With
+    as_of, the graph as it stood after that record. `objects` are names the question gives as
+    values of facts: their newest facts are read backwards as first hops, and the walk goes on
+    from their subjects. The anchors' own newest NAMED_INCOMING_CAP facts-as-value are read
     backwards as single hops."""
     def incoming(key: str, cap: int) -> list[Edge]:
         rows = db.execute(INCOMING if as_of is None else INCOMING_AS_OF, {"key": key, "cap": cap, "as_of": as_of})
@@ -2000,15 +2033,24 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
     backwards = [e for key in objects for e in incoming(key, INCOMING_CAP)]
     starts = [[a, 0] for a in anchors] + [[e.object, 1] for e in backwards]
     rows = db.execute(TRAVERSE if as_of is None else TRAVERSE_AS_OF,
-                      {"starts": json.dumps(starts), "max_hops": max_hops, "as_of": as_of}).fetchall()
-    read_back = {(e.serial, e.relation) for e in backwards}  # not read again forwards
-    forwards = [Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
-                     r["subject_text"], r["object_text"])
-                for r in rows if (r["serial"], r["relation"]) not in read_back]
-    seen = read_back | {(e.serial, e.relation) for e in forwards}
+                      {"starts": json.dumps(starts), "named": json.dumps(list(anchors)), "max_hops": max_hops,
+                       "cap": INCOMING_CAP, "as_of": as_of}).fetchall()
+    seen = {e.fact for e in backwards}  # not read again forwards
+    walked = []
+    # each fact once, at its shortest depth (read forwards at equal depths): a fact read backwards
+    # into its subject is met again as that subject's own fact one hop further on
+    for r in sorted(rows, key=lambda r: (r["depth"], r["backwards"])):
+        if (r["subject_key"], r["relation"]) in seen:
+            continue
+        seen.add((r["subject_key"], r["relation"]))
+        walked.append(Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], r["depth"],
+                           r["object_text"], r["subject_text"], reverse=True) if r["backwards"] else
+                      Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
+                           r["subject_text"], r["object_text"]))
+    walked.sort(key=lambda e: (e.depth, e.serial))
     named = [e for key in anchors for e in incoming(key, NAMED_INCOMING_CAP)
-             if (e.serial, e.relation) not in seen and e.object not in anchors]
-    return named + backwards + forwards
+             if e.fact not in seen and e.object not in anchors]
+    return named + backwards + walked
 
 
 def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
@@ -2249,6 +2291,12 @@ def _phrase_of(question: str) -> dict[str, int]:
     return at
 
 
+# A fact read backwards after the path's first hop ("… directs the BBC" from the BBC) is a guess
+# that it was worded value first: it must explain two more of the question's words than a path
+# read as written (measured with bench/ranking.py, docs/results.md).
+BACKWARDS_COST = 2.0
+
+
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
                     texts: dict[int, str]) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
@@ -2278,7 +2326,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
     pays 1; so does a value its record names as of a kind the question gives to something else
     ("Where did *the religion* of … begin?" and "… raised in the religion of Zenism": Zenism is
-    on the way), and any value a record names the kind of, for a question that asks who."""
+    on the way), and any value a record names the kind of, for a question that asks who. A hop
+    read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
+    start with ("… in the country of France", read from France) explains nothing."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2302,6 +2352,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
                        | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
         named_kind[id(e)] = kind_named_before(text, e.object_text)
+        if e.reverse:  # read backwards, "… in the country of France" names the hop's start a country
+            start_kind = kind_named_before(text, e.subject_text)
+            says[id(e)] = {w for w in says[id(e)] if not (start_kind and _same_word(w, start_kind))}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     if fronted in said_somewhere:
         asked = asked | {fronted}
@@ -2340,7 +2393,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if named and asks_who:
             kind_fit -= 1
         score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
-                 - 0.1 * len(path) - last_penalty
+                 - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],

@@ -78,8 +78,9 @@ CREATE TABLE current_edges (
     assertion_id INTEGER NOT NULL,
     PRIMARY KEY (subject_key, relation)
 ) WITHOUT ROWID;
--- What points at a name: a question may name the value of a fact ("Who employs Dave?").
-CREATE INDEX current_edges_by_object ON current_edges (object_key);
+-- What points at a name: a question may name the value of a fact ("Who employs Dave?"), and
+-- a walk reads a value's newest fact per relation backwards ("Narendra Modi directs the BBC").
+CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 
 -- Subjects the question may name. span is the key with '_' for spaces, so each subject is one
 -- FTS5 token and an anchor lookup is an exact whole-span match. add_entity indexes the span
@@ -132,4 +133,4 @@ CREATE TABLE forgotten (
     forgotten_at TEXT NOT NULL
 );
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

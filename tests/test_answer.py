@@ -315,3 +315,28 @@ def test_answering_in_its_own_words_the_reader_sees_only_records_about_the_quest
     assert [e["serial"] for e in ans.evidence] == [1, 3] and ans.left_out == 1
     assert "Oslo" not in model.prompts[-1] and "anymore" in model.prompts[-1]
     assert ans.answer == "not in the chess club"
+
+
+def test_a_fact_worded_value_first_is_read_backwards_when_it_explains_much_more(db):
+    put(db, "The Brady Bunch first aired on ABC.", ("The Brady Bunch", "aired_on", "ABC"))
+    put(db, "ABC is headquartered in New York.", ("ABC", "headquartered_in", "New York"))
+    put(db, "Tony Hall directs and manages ABC.", ("Tony Hall", "directs", "ABC"))
+    put(db, "Ernst Heinkel directs and manages ABC.", ("Ernst Heinkel", "directs", "ABC"))
+    assert ranked(db, "Who directs and manages the network that first aired The Brady Bunch?")[0] == "Ernst Heinkel"
+    assert ranked(db, "Where is the network that first aired The Brady Bunch headquartered?")[0] == "New York"
+
+
+def test_read_backwards_the_kind_a_record_names_its_value_with_describes_the_start(db):
+    put(db, "Mia is a citizen of Norway.", ("Mia", "citizen_of", "Norway"))
+    put(db, "Norway was founded by Harald.", ("Norway", "founded_by", "Harald"))
+    put(db, "Skiing was created in the country of Norway.", ("Skiing", "created_in", "Norway"))
+    # read from Norway, "in the country of Norway" says Norway is a country, not Skiing
+    assert ranked(db, "Who created the country that Mia is a citizen of?")[0] == "Harald"
+
+
+def test_a_hop_read_backwards_must_explain_more_than_one_word_to_win(db):
+    put(db, "Mia is a citizen of Sweden.", ("Mia", "citizen_of", "Sweden"))
+    put(db, "The official language of Sweden is German.", ("Sweden", "official_language", "German"))
+    put(db, "Veep was written in German.", ("Veep", "written_in", "German"))
+    # "written" is the only word Veep's record adds: German's other facts are no answer
+    assert ranked(db, "In which language are laws written in the country of citizenship of Mia?")[0] == "German"

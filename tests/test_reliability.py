@@ -313,22 +313,44 @@ operation = st.one_of(st.tuples(st.just("add"), st.lists(triple, max_size=3)),
                       st.tuples(st.just("forget"), st.one_of(st.integers(0, 2), st.integers(0, 50))))
 
 
-def bfs_oracle(graph, anchors, max_hops=cmc.MAX_HOPS):
-    """Edges reachable from the anchors, each at its subject's shortest depth (< max_hops), plus
-    the anchors' newest facts-as-value read backwards."""
+def bfs_oracle(graph, anchors, texts, max_hops=cmc.MAX_HOPS):
+    """Edges reachable from the anchors, each fact once at its shortest depth (< max_hops; read
+    forwards at equal depths), plus the anchors' newest facts-as-value read backwards. From an
+    entity other than an anchor the walk also reads backwards each relation's newest fact that
+    has it as value, when the record writes that fact's subject before its value."""
+    def written_first(s, o, serial):
+        text = texts[serial]
+        return 0 <= text.find(s.upper()) < text.find(o.upper())
+
+    def back(n):  # facts read backwards from n: (subject, relation, serial)
+        into = [(s, r, serial) for (s, r), (o, serial) in graph.items() if o == n]
+        assert len(into) <= cmc.INCOMING_CAP  # the newest-facts cap never binds here
+        return [(s, r, serial) for s, r, serial in into
+                if serial == max(x for _, r2, x in into if r2 == r) and written_first(s, n, serial)]
+
     depth, frontier = {a: 0 for a in anchors}, list(anchors)
     for d in range(1, max_hops):
-        frontier = [o for s in frontier for (s2, _), (o, _) in graph.items() if s2 == s and o not in depth]
-        for o in frontier:
-            depth.setdefault(o, d)
-    walked = [(s, r, o, serial, depth[s]) for (s, r), (o, serial) in graph.items() if s in depth]
-    # and each anchor's newest facts-as-value not walked forwards, read backwards as one hop
-    seen = {(serial, r) for _, r, _, serial, _ in walked}
+        frontier = [m for n in frontier
+                    for m in [o for (s, _), (o, _) in graph.items() if s == n]
+                    + ([s for s, _, _ in back(n)] if n not in anchors else [])]
+        for m in frontier:
+            depth.setdefault(m, d)
+        frontier = [m for m in dict.fromkeys(frontier) if depth[m] == d]
+    read = {}  # fact key -> (edge, its depth, read backwards)
+    for n, d in sorted(depth.items(), key=lambda x: x[1]):
+        for (s, r), (o, serial) in graph.items():
+            if s == n and ((s, r) not in read or read[(s, r)][1:] > (d, False)):
+                read[(s, r)] = ((s, r, o, serial, d, False), d, False)
+        for s, r, serial in back(n) if n not in anchors else []:
+            if (s, r) not in read:
+                read[(s, r)] = ((n, r, s, serial, d, True), d, True)
+    walked = [edge for edge, _, _ in read.values()]
+    # and each anchor's newest facts-as-value not walked, read backwards as one hop
     named = []
     for a in anchors:
         into = sorted((-serial, s, r) for (s, r), (o, serial) in graph.items() if o == a)
-        named += [(a, r, s, -neg, 0) for neg, s, r in into[:cmc.NAMED_INCOMING_CAP]
-                  if (-neg, r) not in seen and s not in anchors]
+        named += [(a, r, s, -neg, 0, True) for neg, s, r in into[:cmc.NAMED_INCOMING_CAP]
+                  if (s, r) not in read and s not in anchors]
     return sorted(walked + named)
 
 
@@ -337,12 +359,14 @@ def bfs_oracle(graph, anchors, max_hops=cmc.MAX_HOPS):
 def test_random_adds_and_forgets_match_the_oracles(ops, anchor_names):
     db = cmc.open_db(":memory:")
     alive: dict[int, list] = {}  # serial -> triples (keys), the oracle's own memory
+    texts: dict[int, str] = {}
     next_serial = 1
     for kind, arg in ops:
         if kind == "add":
-            serial = put(db, "record " + " ".join(" ".join(t) for t in arg), *arg)
+            serial = put(db, "record " + " ".join(" ".join(t) for t in arg), *arg)  # as texts[serial]
             assert serial == next_serial  # serials are never reused, even after forgetting the newest
             alive[serial] = [(cmc.entity_key(s), r, cmc.entity_key(o)) for s, r, o in arg]
+            texts[serial] = "record " + " ".join(" ".join(t) for t in arg)
             next_serial += 1
         elif alive:
             victim = sorted(alive)[-1 - arg % len(alive)]  # 0: the newest record
@@ -363,11 +387,11 @@ def test_random_adds_and_forgets_match_the_oracles(ops, anchor_names):
         expected = oracle(as_of)
         got = {(cmc.entity_key(f["subject"]), f["relation"]): f["serial"] for f in cmc.facts(db, as_of=as_of)}
         assert got == {k: serial for k, (_, serial) in expected.items()}
-        walked = sorted((e.subject, e.relation, e.object, e.serial, e.depth)
+        walked = sorted((e.subject, e.relation, e.object, e.serial, e.depth, e.reverse)
                         for e in cmc.traverse(db, anchors, as_of=as_of))
-        assert walked == bfs_oracle(expected, anchors)
-    now = sorted((e.subject, e.relation, e.object, e.serial, e.depth) for e in cmc.traverse(db, anchors))
-    assert now == bfs_oracle(oracle(next_serial), anchors)
+        assert walked == bfs_oracle(expected, anchors, texts)
+    now = sorted((e.subject, e.relation, e.object, e.serial, e.depth, e.reverse) for e in cmc.traverse(db, anchors))
+    assert now == bfs_oracle(oracle(next_serial), anchors, texts)
     assert cmc.rebuild(db).changed_edges == 0
     db.close()
 

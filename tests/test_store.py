@@ -118,7 +118,7 @@ def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql"])
+@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql", "schema-v6.sql"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
     old = cmc.open_db(old_database(tmp_path, fixture))
@@ -163,7 +163,7 @@ def test_a_new_database_indexes_each_added_record_and_entity_once(db):
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 6
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 7
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]

@@ -88,3 +88,44 @@ def test_a_named_subjects_newest_facts_as_value_are_read_backwards_one_hop(db):
     assert not any(e.subject == "ben" for e in edges), "the walk does not go on from their subjects"
     put(db, "Cleo chairs Harbour Club.", ("Cleo", "chairs", "Harbour Club"))
     assert ("harbour club", "cleo", 0) in [(e.subject, e.object, e.depth) for e in cmc.traverse(db, ["harbour club"])]
+
+
+def test_a_value_the_walk_reaches_reads_its_newest_fact_per_relation_backwards(db):
+    put(db, "The Brady Bunch first aired on ABC.", ("The Brady Bunch", "aired_on", "ABC"))
+    put(db, "Tony Hall directs ABC.", ("Tony Hall", "directs", "ABC"))
+    put(db, "Ernst Heinkel directs ABC.", ("Ernst Heinkel", "directs", "ABC"))
+    put(db, "Ernst Heinkel holds citizenship of Tang Empire.", ("Ernst Heinkel", "citizen_of", "Tang Empire"))
+    got = [(e.subject, e.relation, e.object, e.depth, e.reverse) for e in cmc.traverse(db, ["brady bunch"])]
+    # worded value first, ABC's director is a fact about ABC: its newest one only, and the walk
+    # goes on from its subject
+    assert got == [("brady bunch", "aired_on", "abc", 0, False), ("abc", "directs", "ernst heinkel", 1, True),
+                   ("ernst heinkel", "citizen_of", "tang empire", 2, False)]
+    # the question's own names read their facts-as-value once (NAMED_INCOMING_CAP), not as a walk
+    assert not any(e.object == "tang empire" for e in cmc.traverse(db, ["abc"]))
+    assert [(e.subject, e.object, e.depth) for e in cmc.traverse(db, ["brady bunch"], as_of=2)][1] == \
+        ("abc", "tony hall", 1)
+
+
+def test_a_fact_written_value_first_is_not_read_backwards_again(db):
+    put(db, "Ana lives in Rome.", ("Ana", "lives_in", "Rome"))
+    # the extractor turned this round: it already reads the way its meaning goes
+    put(db, "Rome is the capital of Italy.", ("Italy", "capital", "Rome"))
+    put(db, "Bo works in Rome.", ("Bo", "works_in", "Rome"))
+    assert [(e.subject, e.object, e.reverse) for e in cmc.traverse(db, ["ana"])] == [
+        ("ana", "rome", False), ("rome", "bo", True)]
+
+
+def test_only_a_values_newest_facts_are_read_backwards(db):
+    put(db, "Tony directs Acme.", ("Tony", "directs", "Acme"))
+    for i in range(cmc.INCOMING_CAP):
+        put(db, f"Worker{i} works at Acme.", (f"Worker{i}", "works_at", "Acme"))
+    put(db, "Zed owns Acme.", ("Zed", "owns", "Acme"))
+    backwards = [e.object for e in cmc.traverse(db, ["zed"]) if e.reverse]
+    # a value like a company or a country is the value of thousands: its director is too old
+    assert backwards == [f"worker{cmc.INCOMING_CAP - 1}"]
+
+
+def test_two_facts_of_one_record_with_the_same_value_are_both_read_backwards(db):
+    put(db, "Zed owns Acme.", ("Zed", "owns", "Acme"))
+    put(db, "Ana and Bo direct Acme.", ("Ana", "directs", "Acme"), ("Bo", "directs", "Acme"))
+    assert sorted(e.object for e in cmc.traverse(db, ["zed"]) if e.reverse) == ["ana", "bo"]
