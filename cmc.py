@@ -2416,9 +2416,17 @@ READER_BUDGET = 600
 def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], question: str = "",
           budget: int = READER_BUDGET) -> Evidence:
     """Evidence longer than the reader's budget, cut to the records of the best-ranked
-    candidates' hop paths (whole paths, best first, each that fits, at least the best one) plus every unresolved
-    record, still in source order. Without ranked candidates (no entity of the question is known
-    and the history was rendered), the records that share the most words with the question."""
+    candidates' hop paths (whole paths, best first, each that fits, at least the best one) plus
+    every unresolved record, still in source order. Without ranked candidates (no entity of the
+    question is known and the history was rendered), the records that share the most words with
+    the question. At any length, a path through a fact read backwards after its first hop (a
+    guess at how the record was worded) is shown only if it ranks best."""
+    if candidates:  # a path through a fact read backwards on the way is shown when it wins
+        guessed = {e.serial for e in edges if e.reverse and e.depth > 0}
+        shown = [c for c in candidates if c["score"] >= candidates[0]["score"] or not guessed & set(c["path"][1:])]
+        hidden = {n for c in candidates for n in c["path"]} - {n for c in shown for n in c["path"]}
+        if hidden:
+            evidence, candidates = _narrowed(evidence, {n for n, _ in evidence.records} - hidden), shown
     if len(evidence.text) <= budget:
         return evidence
     texts = dict(evidence.records)

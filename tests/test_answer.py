@@ -340,3 +340,17 @@ def test_a_hop_read_backwards_must_explain_more_than_one_word_to_win(db):
     put(db, "Veep was written in German.", ("Veep", "written_in", "German"))
     # "written" is the only word Veep's record adds: German's other facts are no answer
     assert ranked(db, "In which language are laws written in the country of citizenship of Mia?")[0] == "German"
+
+
+def test_a_losing_path_read_backwards_on_the_way_is_not_shown_to_the_reader(db):
+    put(db, "The Brady Bunch first aired on ABC.", ("The Brady Bunch", "aired_on", "ABC"))
+    put(db, "ABC is headquartered in New York.", ("ABC", "headquartered_in", "New York"))
+    put(db, "Ernst Heinkel directs and manages ABC.", ("Ernst Heinkel", "directs", "ABC"))
+    model = FakeModel(default=lambda p: "New York")
+
+    def shown(question):
+        anchors, edges, evidence = cmc.select_evidence(db, question)
+        assert len(evidence.text) < cmc.READER_BUDGET and [n for n, _ in evidence.records] == [1, 2, 3]
+        return [e["serial"] for e in cmc.answer(model, question, anchors, edges, evidence).evidence]
+    assert shown("Where is the network that first aired The Brady Bunch headquartered?") == [1, 2]
+    assert shown("Who directs and manages the network that first aired The Brady Bunch?") == [1, 2, 3]  # it wins
