@@ -1966,8 +1966,25 @@ def _walk(edges: str) -> str:
 
 
 TRAVERSE = "WITH RECURSIVE" + _walk("current_edges")
-# The same walk over the graph as it stood after record :as_of (EDGES_AS_OF, computed once).
-TRAVERSE_AS_OF = f"WITH RECURSIVE edges AS ({EDGES_AS_OF})," + _walk("edges")
+# The same walk over the graph as it stood after record :as_of: EDGES_AS_OF, computed once per
+# read into a private temp table indexed as current_edges is (the walk looks values up by key).
+EDGES_AS_OF_TABLE = """
+CREATE TEMP TABLE IF NOT EXISTS edges_as_of (
+    subject_key TEXT NOT NULL, relation TEXT NOT NULL, object_key TEXT NOT NULL,
+    serial INTEGER NOT NULL, assertion_id INTEGER NOT NULL, PRIMARY KEY (subject_key, relation)
+) WITHOUT ROWID
+"""
+EDGES_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS temp.edges_as_of_by_value ON edges_as_of (object_key, serial)"
+FILL_EDGES_AS_OF = f"INSERT INTO temp.edges_as_of {EDGES_AS_OF}"
+TRAVERSE_AS_OF = "WITH RECURSIVE" + _walk("temp.edges_as_of")
+
+
+def _graph_as_of(db: sqlite3.Connection, as_of: int) -> None:
+    """temp.edges_as_of := the current graph as it stood after record as_of."""
+    db.execute(EDGES_AS_OF_TABLE)
+    db.execute(EDGES_AS_OF_INDEX)
+    db.execute("DELETE FROM temp.edges_as_of")
+    db.execute(FILL_EDGES_AS_OF, {"as_of": as_of})
 
 
 @dataclass
@@ -2000,11 +2017,7 @@ SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_t
 FROM current_edges AS e JOIN assertions AS a ON a.id = e.assertion_id
 WHERE e.object_key = :key ORDER BY e.serial DESC, e.subject_key, e.relation LIMIT :cap
 """
-INCOMING_AS_OF = f"""
-SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject AS subject_text, a.object AS object_text
-FROM ({EDGES_AS_OF}) AS e JOIN assertions AS a ON a.id = e.assertion_id
-WHERE e.object_key = :key ORDER BY e.serial DESC, e.subject_key, e.relation LIMIT :cap
-"""
+INCOMING_AS_OF = INCOMING.replace("current_edges", "temp.edges_as_of")  # after _graph_as_of
 INCOMING_CAP = 8
 # A subject the question names may also be the value of facts about it worded the other way
 # round ("Peter Diamandis chairs Harvard University" for "Who chairs Harvard University?"): its
@@ -2030,6 +2043,8 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
         return [Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], 0,
                      r["object_text"], r["subject_text"], reverse=True) for r in rows]
 
+    if as_of is not None:
+        _graph_as_of(db, as_of)
     backwards = [e for key in objects for e in incoming(key, INCOMING_CAP)]
     starts = [[a, 0] for a in anchors] + [[e.object, 1] for e in backwards]
     rows = db.execute(TRAVERSE if as_of is None else TRAVERSE_AS_OF,
