@@ -3219,8 +3219,9 @@ def _cli():
         return rich_escape(text)
 
     def print_explanation(con, why: Explanation) -> None:
-        def hop(e: dict) -> str:
-            return escape(f"{e['subject']} —{e['relation']}→ {e['object']} [{e['serial']}]")
+        def hop(e: dict) -> str:  # a fact read backwards: its record's subject is on the right
+            arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
+            return escape(f"{e['subject']} {arrow} {e['object']} [{e['serial']}]")
         con.print("anchors: " + (escape(", ".join(why.anchors)) or "none"))
         for p in why.paths:
             con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))

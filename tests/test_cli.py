@@ -145,3 +145,12 @@ def test_ask_says_how_many_records_the_readers_budget_left_out(run):
     assert "[1] Past Masters was performed by Madonna." in said
     doc = json.loads(run("ask", "Who performed Past Masters?", "--json").stdout)
     assert doc["left_out"] == 21 - len(doc["evidence"]) > 0 and doc["evidence"][0]["serial"] == 1
+
+
+def test_explain_draws_a_fact_read_backwards_with_its_arrow_reversed(run):
+    run.model.replies += [facts_reply(("The Brady Bunch", "aired_on", "ABC")),
+                          facts_reply(("Ernst Heinkel", "directs", "ABC"))]
+    assert run("add", "The Brady Bunch first aired on ABC.", "Ernst Heinkel directs ABC.").exit_code == 0
+    run.model.default = lambda prompt: " Ernst Heinkel"
+    human = run("ask", "Who directs the network that first aired The Brady Bunch?", "--explain").stdout
+    assert "brady bunch —aired_on→ abc [1] ⇒ abc ←directs— ernst heinkel [2]" in human
