@@ -2306,6 +2306,19 @@ def _phrase_of(question: str) -> dict[str, int]:
     return at
 
 
+def _describing(question_words: Sequence[str], name: str) -> set[str]:
+    """The words an article opens right before a name the question gives ("the political
+    organization Fatah", "the book Dubliners"): they say what the name is, not a hop from it."""
+    first = name.split()[0] if name else ""
+    if first not in question_words:
+        return set()
+    i, words = question_words.index(first) - 1, set()
+    while i >= 0 and question_words[i] not in _EDGE_WORDS | _ARTICLES | _WH:
+        words.add(question_words[i])
+        i -= 1
+    return words if i >= 0 and question_words[i] in _ARTICLES else set()
+
+
 # A fact read backwards after the path's first hop ("… directs the BBC" from the BBC) is a guess
 # that it was worded value first: it must explain two more of the question's words than a path
 # read as written (measured with bench/ranking.py, docs/results.md).
@@ -2331,8 +2344,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     explains a phrase while an earlier phrase is still unexplained stops at an entity the
     question only passes through (- 0.5). A "when" question wants a time and a "where" or "who"
     question does not: a value of the other kind pays 0.5. The words to explain are the
-    question's less the name of the entity the path starts from (another entity the question
-    names is still words to explain) and less the answer's kind and the words beside it
+    question's less the name of the entity the path starts from and the words an article opens
+    right before it ("the *book* Dubliners"; another entity the question names is still words
+    to explain) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop. A preposition the question puts
     before its wh-word ("In which town …") is a word to explain too, explained by a record that
     says it right before the hop's value ("… is in Sacramento"), when any record does. When the
@@ -2382,6 +2396,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # the named entity the path starts from explains nothing; another one the question
         # names ("head of state" beside "State") is still a word to explain
         wanted = asked - (set(path[0].subject.split()) if path[0].depth == 0 else anchor_words)
+        if path[0].depth == 0:  # "the book Dubliners": "book" says what the name is
+            wanted = wanted - _describing(question_words, path[0].subject)
         covered, unexplained, repeats, last = set(), 0, 0, set()
         for hop in path:
             last = says[id(hop)] & wanted

@@ -354,3 +354,13 @@ def test_a_losing_path_read_backwards_on_the_way_is_not_shown_to_the_reader(db):
         return [e["serial"] for e in cmc.answer(model, question, anchors, edges, evidence).evidence]
     assert shown("Where is the network that first aired The Brady Bunch headquartered?") == [1, 2]
     assert shown("Who directs and manages the network that first aired The Brady Bunch?") == [1, 2, 3]  # it wins
+
+
+def test_words_that_say_what_a_named_thing_is_are_no_hop(db):
+    put(db, "The author of Moonfall is Ida Berg.", ("Moonfall", "author", "Ida Berg"))
+    put(db, "Ida Berg died in the city of Oslo.", ("Ida Berg", "died_in", "Oslo"))
+    put(db, "Oslo is located in the continent of Europe.", ("Oslo", "continent", "Europe"))
+    # "the novel Moonfall": "novel" is Moonfall's, not a hop for Europe's record to stand for
+    assert ranked(db, "What is the place of demise of the author of the novel Moonfall?")[0] == "Oslo"
+    assert cmc._describing(cmc.words_of("Who founded the record label Sun Records?"), "sun records") == {"record", "label"}
+    assert cmc._describing(cmc.words_of("Who founded Sun Records?"), "sun records") == set()
