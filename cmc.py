@@ -2320,9 +2320,9 @@ def _describing(question_words: Sequence[str], name: str) -> set[str]:
 
 
 # A fact read backwards after the path's first hop ("… directs the BBC" from the BBC) is a guess
-# that it was worded value first: it must explain two more of the question's words than a path
-# read as written (measured with bench/ranking.py, docs/results.md).
-BACKWARDS_COST = 2.0
+# that it was worded value first: it must explain more than one word more of the question than
+# a path read as written (measured with bench/ranking.py, docs/results.md).
+BACKWARDS_COST = 1.5
 
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
@@ -2357,7 +2357,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     ("Where did *the religion* of … begin?" and "… raised in the religion of Zenism": Zenism is
     on the way), and any value a record names the kind of, for a question that asks who. A hop
     read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
-    start with ("… in the country of France", read from France) explains nothing."""
+    start with ("… in the country of France", read from France) explains nothing; when that kind
+    is the one the question asks for, the path went on past the answer and pays 1."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2371,7 +2372,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     fronted = fronted_preposition(question)
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind = {}
+    named_kind, start_kind = {}, {}
     for e in edges:
         text = texts.get(e.serial, "")
         said = text.replace(e.subject_text, " ")
@@ -2381,9 +2382,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
                        | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
         named_kind[id(e)] = kind_named_before(text, e.object_text)
-        if e.reverse:  # read backwards, "… in the country of France" names the hop's start a country
-            start_kind = kind_named_before(text, e.subject_text)
-            says[id(e)] = {w for w in says[id(e)] if not (start_kind and _same_word(w, start_kind))}
+        start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
+        if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
+            says[id(e)] = {w for w in says[id(e)] if not _same_word(w, start_kind[id(e)])}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
     if fronted in said_somewhere:
         asked = asked | {fronted}
@@ -2417,6 +2418,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
         named, kind_fit = named_kind[id(e)], 0.0  # the value's kind as its record names it
+        if kind and any(start_kind[id(h)] and _same_word(kind, start_kind[id(h)]) for h in path[1:]):
+            kind_fit -= 1  # read backwards away from a value of the kind asked for: it was the answer
         if named and kind_is_named:
             kind_fit += 0.5 if _same_word(kind, named) else -1
         if named and not (kind and _same_word(kind, named)) and any(_same_word(w, named) for w in asked):

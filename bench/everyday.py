@@ -161,6 +161,12 @@ SCENARIOS = [
      [("value", "What is Zoe's phone number?", ["0321"])]),
     (["Marco is the captain of the rowing club.", "Elena replaced Marco as captain of the rowing club."],
      [("reverse", "Who is the captain of the rowing club?", ["Elena"])]),
+    # written on 2026-12-03 after the walk began to read facts worded value first backwards on
+    # the way (commit 3fcb021): not held out for that change, a measure of it
+    (["Our logo was designed by Mira Holt.", "Lumen Labs employs Mira Holt."],
+     [("chain", "Which company employs the designer of our logo?", ["Lumen Labs"])]),
+    (["Our album came out on Skyline Records.", "Dana Reyes runs Skyline Records.", "Omar Haddad now runs Skyline Records."],
+     [("chain", "Who runs the label our album came out on?", ["Omar"])]),
 ]
 
 

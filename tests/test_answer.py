@@ -364,3 +364,19 @@ def test_words_that_say_what_a_named_thing_is_are_no_hop(db):
     assert ranked(db, "What is the place of demise of the author of the novel Moonfall?")[0] == "Oslo"
     assert cmc._describing(cmc.words_of("Who founded the record label Sun Records?"), "sun records") == {"record", "label"}
     assert cmc._describing(cmc.words_of("Who founded Sun Records?"), "sun records") == set()
+
+
+def test_a_path_read_backwards_away_from_a_value_of_the_kind_asked_for_went_past_the_answer(db):
+    put(db, "Dino is a citizen of Italy.", ("Dino", "citizen_of", "Italy"))
+    put(db, "The capital of Italy is Duluth.", ("Italy", "capital", "Duluth"))
+    put(db, "Bob Dylan was born in the city of Duluth.", ("Bob Dylan", "born_in", "Duluth"))
+    put(db, "Bob Dylan worked in the city of London.", ("Bob Dylan", "worked_in", "London"))
+    # read from Duluth, "born in the city of Duluth" says Duluth is a city: the city asked for
+    assert ranked(db, "Which city is the capital of the country that Dino holds citizenship in?")[0] == "Duluth"
+
+
+def test_the_newest_fact_worded_value_first_answers_on_the_way(db):
+    put(db, "Our album came out on Skyline Records.", ("Our album", "released_on", "Skyline Records"))
+    put(db, "Dana Reyes runs Skyline Records.", ("Dana Reyes", "runs", "Skyline Records"))
+    put(db, "Omar Haddad now runs Skyline Records.", ("Omar Haddad", "runs", "Skyline Records"))
+    assert ranked(db, "Who runs the label our album came out on?")[0] == "Omar Haddad"
