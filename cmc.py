@@ -2038,10 +2038,16 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
     values of facts: their newest facts are read backwards as first hops, and the walk goes on
     from their subjects. The anchors' own newest NAMED_INCOMING_CAP facts-as-value are read
     backwards as single hops."""
+    def edge(r, depth: int, backwards: bool) -> Edge:  # a stored fact, read one way or the other
+        if backwards:
+            return Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], depth,
+                        r["object_text"], r["subject_text"], reverse=True)
+        return Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], depth,
+                    r["subject_text"], r["object_text"])
+
     def incoming(key: str, cap: int) -> list[Edge]:
         rows = db.execute(INCOMING if as_of is None else INCOMING_AS_OF, {"key": key, "cap": cap, "as_of": as_of})
-        return [Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], 0,
-                     r["object_text"], r["subject_text"], reverse=True) for r in rows]
+        return [edge(r, 0, True) for r in rows]
 
     if as_of is not None:
         _graph_as_of(db, as_of)
@@ -2058,10 +2064,7 @@ def traverse(db: sqlite3.Connection, anchors: Sequence[str], max_hops: int = MAX
         if (r["subject_key"], r["relation"]) in seen:
             continue
         seen.add((r["subject_key"], r["relation"]))
-        walked.append(Edge(r["object_key"], r["relation"], r["subject_key"], r["serial"], r["depth"],
-                           r["object_text"], r["subject_text"], reverse=True) if r["backwards"] else
-                      Edge(r["subject_key"], r["relation"], r["object_key"], r["serial"], r["depth"],
-                           r["subject_text"], r["object_text"]))
+        walked.append(edge(r, r["depth"], r["backwards"]))
     walked.sort(key=lambda e: (e.depth, e.serial))
     named = [e for key in anchors for e in incoming(key, NAMED_INCOMING_CAP)
              if e.fact not in seen and e.object not in anchors]

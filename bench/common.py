@@ -210,21 +210,10 @@ EDGES_WITH_TEXT = """
 SELECT e.subject_key, e.relation, e.object_key, e.serial, a.subject, a.object
 FROM {table} AS e JOIN assertions AS a ON a.id = e.assertion_id
 """
-# The paper's forward closure (cmc's walk without its backwards hops), run over the prior graph
-# (a temp table) instead of current_edges.
-PRIOR_TRAVERSE = """
-WITH RECURSIVE walk(subject_key, depth) AS (
-    SELECT value ->> 0, value ->> 1 FROM json_each(:starts)
-    UNION
-    SELECT e.object_key, w.depth + 1
-    FROM walk AS w JOIN prior_edges AS e ON e.subject_key = w.subject_key
-    WHERE w.depth < :max_hops - 1
-)
-SELECT e.subject_key, e.relation, e.object_key, e.serial, min(w.depth) AS depth
-FROM walk AS w CROSS JOIN prior_edges AS e ON e.subject_key = w.subject_key
-GROUP BY e.subject_key, e.relation
-ORDER BY depth, e.serial
-"""
+# The paper's forward closure: cmc's own walk with no hop read backwards, run over the prior
+# graph (a temp table) instead of current_edges.
+PRIOR_TRAVERSE = "WITH RECURSIVE" + cmc.WALK.format(
+    edges="prior_edges", backwards="0", newest_values=cmc.NEWEST_VALUES.format(edges="prior_edges"))
 UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending')"  # as cmc.render adds
 # Records ranked by bm25; ranked_facts keeps those holding a current edge. (Filtering inside the
 # query, "rowid IN (SELECT serial FROM current_edges)", made SQLite rescan current_edges for every
@@ -296,7 +285,7 @@ class Views:
     def view_prior_read_refresh(self, question: str) -> Read:
         anchors = cmc.anchor(self.db, question)
         walked = self.db.execute(PRIOR_TRAVERSE, {"starts": json.dumps([[a, 0] for a in anchors]),
-                                                  "max_hops": cmc.MAX_HOPS}) \
+                                                  "named": "[]", "cap": 0, "max_hops": cmc.MAX_HOPS}) \
             if anchors else []
         edges = []
         for r in walked:  # same keys, current values; the depth is where the prior walk found them
