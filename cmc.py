@@ -617,11 +617,36 @@ _SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "t
                      "yesterday", "though", "however", "also", "anyway", "meanwhile"}
 
 
+# Lowercase particles inside a personal name ("Ferdinand von Richthofen", "Daphne du Maurier",
+# "Edwin van der Sar"): between two capitalised words they are part of the name. (Not English
+# words, so "Paris or London" is still two names.)
+_NAME_PARTICLES = {"von", "van", "der", "den", "de", "du", "da", "di", "del", "della", "dos", "das",
+                   "al", "bin", "ibn", "ter", "zu", "y"}
+
+
+def _particle_run(raw: Sequence[str], k: int) -> int:
+    """The end (exclusive) of a run of name particles starting at token k that stands between
+    two capitalised tokens with no punctuation in between, or k when there is none."""
+    m = k
+    while m < len(raw) and raw[m] in _NAME_PARTICLES:
+        m += 1
+    if m == k or k == 0 or m == len(raw) or not (_capitalised(raw[k - 1]) and _capitalised(raw[m])):
+        return k
+    if re.search(r"\W$", raw[k - 1]) or any(re.search(r"\W$", raw[j]) for j in range(k, m)):
+        return k  # "Paris, de ..." is no name
+    return m
+
+
 def _entity_like(span: str, sentence_start: bool = False) -> bool:
     """A span that could name a thing: no function word at its edges, no verb of being inside,
     and not a capitalised name run on into lowercase words ("John Keats died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
     words = words_of(span)
+    tokens = span.split()
+    if re.search(r"\w-\w", tokens[-1]) and len(words) >= 2:  # "Moon Jae-in" ends in a name, not "in"
+        words = words[:-1] + ["".join(words_of(tokens[-1]))]
+    if re.search(r"\w-\w", tokens[0]) and len(words) >= 2:  # "Jean-de ..." likewise
+        words = ["".join(words_of(tokens[0]))] + words[1:]
     if len(words) >= 2 and words[-1] in ("am", "pm") and words[-2][:1].isdigit():
         words = words[:-1]  # "10 am" is a time, not the verb "am"
     elif len(words) >= 2 and words[-1] in _SENTENCE_ADVERBS:
@@ -632,6 +657,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
             and not _CLAUSE_WORDS & set(words)):
         return False
     raw = [w for w in re.split(r"[\s,;:]+", span) if w and w[0].isalpha()]
+    inside_name = {j for k in range(len(raw)) for j in range(k, _particle_run(raw, k))}
+    raw = [w for j, w in enumerate(raw) if j not in inside_name]  # "du" of "Daphne du Maurier"
     raw = raw[1:] if sentence_start else raw
     named = any(w[0].isupper() for w in raw)
     plain = any(w[0].islower() and w.casefold().strip(".'’") not in _EDGE_WORDS | _ARTICLES for w in raw)
@@ -648,7 +675,7 @@ def _acronym(token: str) -> bool:
 
 
 def _possessive(token: str) -> bool:
-    return bool(re.search(r"\w['’]s?$", token))
+    return bool(re.search(r"[\w.]['’]s?$", token))  # "Ana's", "Apple Inc.'s"
 
 
 _RELATIVE = {"where", "which", "who", "whom", "whose", "that", "when"}
@@ -706,6 +733,9 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
                      and (words[k - 1] not in function or _acronym(raw[k - 1]))
                      and (words[k] not in function or _acronym(raw[k])))
+    for k in range(1, len(raw) - 1):  # "Ferdinand von Richthofen", "Edwin van der Sar": one name
+        for j in range(k, _particle_run(raw, k)):
+            linked[j] = linked[j + 1] = True
     for k in range(1, len(raw) - 1):
         if words[k] == "of" and joined[k - 1] and joined[k] and _capitalised(raw[k - 1]) and _capitalised(raw[k + 1]):
             r = k - 1
@@ -2309,6 +2339,25 @@ def _phrase_of(question: str) -> dict[str, int]:
     return at
 
 
+_DO = {"do", "does", "did"}
+
+
+def _clause_subjects(question_words: Sequence[str]) -> set[str]:
+    """The words of the noun phrases the question makes the subject of a verb of its own, up to
+    their first function word: after do-support ("Which profession does *the chairperson* of X
+    belong to?") or opening a relative clause ("the school where *the author* of X studied").
+    Such a phrase names a thing the question asks something about, not the answer."""
+    heads = set()
+    for i, w in enumerate(question_words[1:-1], 1):
+        if not (w in _DO or w in _RELATIVE) or question_words[i + 1] not in _DETERMINERS:
+            continue
+        j = i + 2
+        while j < len(question_words) and question_words[j] not in _EDGE_WORDS | _ARTICLES | _RELATIVE:
+            heads.add(question_words[j])
+            j += 1
+    return heads
+
+
 def _describing(question_words: Sequence[str], name: str) -> set[str]:
     """The words an article opens right before a name the question gives ("the political
     organization Fatah", "the book Dubliners"): they say what the name is, not a hop from it."""
@@ -2361,7 +2410,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     on the way), and any value a record names the kind of, for a question that asks who. A hop
     read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
-    is the one the question asks for, the path went on past the answer and pays 1."""
+    is the one the question asks for, the path went on past the answer and pays 1. A path whose
+    last hop explains only words of a phrase the question makes the subject of a verb of its own
+    (after do-support or a relative word: "Which profession does *the chairperson* of X belong
+    to?", "the school where *the author* of X studied") ends at what the question asks about,
+    not at its answer, and pays 1."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2395,6 +2448,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # kind ("in the continent of Europe") is not what is asked for
     kind_is_named = bool(kind) and any(_same_word(kind, k) for k in named_kind.values() if k)
     asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
+    # "Which profession does the chairperson of X belong to?": not the chairperson
+    subjects = _clause_subjects(question_words) - described
     best: dict[str, dict] = {}
     for e, path in zip(edges, hop_paths(edges)):
         # the named entity the path starts from explains nothing; another one the question
@@ -2429,6 +2484,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
         if named and asks_who:
             kind_fit -= 1
+        if last and last <= subjects:
+            kind_fit -= 1  # the path ends at the subject of the question's verb
         score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))

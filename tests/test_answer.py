@@ -380,3 +380,16 @@ def test_the_newest_fact_worded_value_first_answers_on_the_way(db):
     put(db, "Dana Reyes runs Skyline Records.", ("Dana Reyes", "runs", "Skyline Records"))
     put(db, "Omar Haddad now runs Skyline Records.", ("Omar Haddad", "runs", "Skyline Records"))
     assert ranked(db, "Who runs the label our album came out on?")[0] == "Omar Haddad"
+
+
+def test_the_subject_of_the_questions_own_verb_is_not_the_answer(db):
+    put(db, "The chairperson of the Harbor Club is Ines Moreau.", ("Harbor Club", "chairperson", "Ines Moreau"))
+    put(db, "Ines Moreau works in the field of architect.", ("Ines Moreau", "field", "architect"))
+    assert ranked(db, "Who is the chairperson of the Harbor Club?")[0] == "Ines Moreau"
+    # do-support: the chairperson does the belonging, the answer is what she belongs to
+    assert ranked(db, "Which profession does the chairperson of the Harbor Club belong to?")[0] == "architect"
+    put(db, "The author of Salt Roads is Ola Berg.", ("Salt Roads", "author", "Ola Berg"))
+    put(db, "The university where Ola Berg was educated is Lund University.", ("Ola Berg", "educated_at", "Lund University"))
+    # a relative clause: the author does the studying
+    assert ranked(db, "What is the name of the school where the author of Salt Roads studied?")[0] == "Lund University"
+    assert cmc._clause_subjects(cmc.words_of("Where does Tom live?")) == set(), "a name is no phrase opened by an article"

@@ -153,6 +153,20 @@ def test_spans_keep_names_and_noun_phrases_whole():
     assert {"shed", "closed"} <= spans("The key is in the shed by the door.") | spans("The store is closed.")
 
 
+def test_names_with_particles_hyphens_and_possessive_abbreviations_stay_whole():
+    def spans(text):
+        return {s for s, _, _ in cmc.record_spans(text)}
+    richthofen = spans("Ferdinand von Richthofen holds citizenship of Germany.")
+    assert "Ferdinand von Richthofen" in richthofen and not {"Ferdinand von", "Ferdinand", "Richthofen"} & richthofen
+    assert "Daphne du Maurier" in spans("Rebecca was written by Daphne du Maurier.")
+    assert "Daphne" not in spans("Rebecca was written by Daphne du Maurier.")
+    assert "Edwin van der Sar" in spans("Edwin van der Sar plays for Ajax.")
+    assert "Madrid" in spans("Ana met Luis in Madrid, del Bosque's hometown."), "a particle after punctuation joins no name"
+    assert "Moon Jae-in" in spans("Moon Jae-in leads the South Korea government."), "a hyphen's 'in' is no edge word"
+    apple = spans("Apple Inc.'s CEO is Tim Cook.")
+    assert "Tim Cook" in apple and not any("CEO" in s for s in apple), "a possessive after an abbreviation's period"
+
+
 def test_everyday_values_are_spans_and_sentence_words_are_not():
     def spans(text):
         return {s for s, _, _ in cmc.record_spans(text)}
