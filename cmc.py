@@ -2442,6 +2442,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
             says[id(e)] = {w for w in says[id(e)] if not _same_word(w, start_kind[id(e)])}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
+    # what each record says besides its two names ("was founded by"): an update of a fact is
+    # worded the same or says a change (see choice_window)
+    wording = {id(e): _words_outside(texts.get(e.serial, ""), e.subject_text, e.object_text) for e in edges}
     if fronted in said_somewhere:
         asked = asked | {fronted}
     # "In which city …": a kind the records name values with, so a value named as of another
@@ -2491,7 +2494,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],
-                     "first_hop": [path[0].subject, path[0].relation]}
+                     "first_hop": [path[0].subject, path[0].relation],
+                     "wording": " ".join(wording[id(e)]), "updates": _says_change(wording[id(e)])}
         key = entity_key(e.object_text)
         if key not in best or candidate["score"] > best[key]["score"]:
             best[key] = candidate  # one entry per distinct answer, at its best path
@@ -2617,15 +2621,19 @@ CHOICE_WINDOW = 0.0
 def choice_window(candidates: list[dict]) -> list[dict]:
     """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
     of the best score (tied with it), less any candidate that a newer fact ties with: a newer
-    fact of the same subject read in the same direction, or, for paths read backwards from a
-    name the question gives, a newer fact with that name as its value under the same relation."""
+    fact of the same subject read in the same direction whose record is worded the same or says a
+    change (or both are times), or, for paths read backwards from a name the question gives, a
+    newer fact with that name as its value under the same relation."""
     top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
-    # two facts of one subject that explain the question equally: the newer one replaced the
-    # older ("is on Friday" / "moved to Monday"), whatever relation names they were given.
-    # Worded value first, an update names a new subject for the same value ("Acme now employs
-    # Dave" after "Initech employs Dave"): read backwards from Dave, the newer one replaced it.
+    # two facts of one subject that explain the question equally, the newer one worded the same
+    # or saying a change: it replaced the older ("is on the third floor" / "was moved to the
+    # basement"), whatever relation names they were given. Two worded otherwise are two facts
+    # ("Ana plays jazz", "Ana speaks French"): the model chooses. Worded value first, an update names a new subject for
+    # the same value ("Acme now employs Dave" after "Initech employs Dave"): read backwards from
+    # Dave, the newer one replaced it.
     return [c for c in top if not any(d["score"] == c["score"] and d["reverse"] == c["reverse"] and (
-        (d["subject"] == c["subject"] and d["serial"] > c["serial"])
+        (d["subject"] == c["subject"] and d["serial"] > c["serial"]
+         and (d["updates"] or d["wording"] == c["wording"] or is_time(d["answer"]) and is_time(c["answer"])))
         or (c["reverse"] and d["first_hop"] == c["first_hop"] and d["path"][0] > c["path"][0]))
         for d in top)][:8]
 

@@ -43,6 +43,24 @@ def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
     assert ans.answer == "Monday"
 
 
+def test_two_tied_facts_of_one_subject_are_an_update_only_when_worded_alike_or_saying_a_change(db):
+    def window(question):
+        anchors, edges, evidence = cmc.select_evidence(db, question)
+        return [c["answer"] for c in cmc.choice_window(cmc.rank_candidates(question, anchors, edges, dict(evidence.records)))]
+    put(db, "Noor plays the cello.", ("Noor", "instrument", "cello"))
+    put(db, "Noor speaks Dutch.", ("Noor", "language", "Dutch"))
+    assert sorted(window("What does Noor do?")) == ["Dutch", "cello"], "two facts: the model chooses"
+    put(db, "The printer is on the third floor.", ("The printer", "floor", "third floor"))
+    put(db, "The printer was moved to the basement.", ("The printer", "moved_to", "basement"))
+    assert window("Where is the printer?") == ["basement"], "the newer one says a change"
+    put(db, "The choir was founded by Ada Moss.", ("The choir", "founder", "Ada Moss"))
+    put(db, "The choir was founded by Ben Ruiz.", ("The choir", "creator", "Ben Ruiz"))
+    assert window("Who founded the choir?") == ["Ben Ruiz"], "worded alike: the newer one replaced it"
+    put(db, "The party is on Saturday.", ("The party", "day", "Saturday"))
+    put(db, "The party will be on Sunday.", ("The party", "date", "Sunday"))
+    assert window("When is the party?") == ["Sunday"], "two times of one thing: the newer one"
+
+
 def test_a_relation_name_drops_its_objects_name():
     assert cmc._without_name("work_at_initech", "Initech") == "work_at"
     assert cmc._without_name("association_football", "association football") == "association_football"

@@ -44,7 +44,7 @@ def test_add_file_then_ask_json_prints_one_document(run, tmp_path):
     assert doc["edges"][0] == {"subject": "weekly meeting", "relation": "held_in", "object": "room b",
                                "serial": 5, "depth": 0}
     assert set(doc["candidates"][0]) == {"answer", "score", "serial", "depth", "subject", "reverse", "path",
-                                         "first_hop"}  # as the README documents them
+                                         "first_hop", "wording", "updates"}  # as the README documents them
     assert doc["candidates"][0]["first_hop"] == ["weekly meeting", "held_in"]
 
 
