@@ -2381,7 +2381,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                     texts: dict[int, str]) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
-    subject each describes; not in the relation names a small extractor gives, which it often
+    subject each describes, one question word per record word, the one nearest the question's
+    names; not in the relation names a small extractor gives, which it often
     takes from the object: "country" for "located in the continent of"), - half a point for each
     unexplained question word not matched by an unexplained hop (a hop that adds no question word
     stands for a question word worded differently, "married" for "spouse", but not for one another
@@ -2434,7 +2435,12 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         said = text.replace(e.subject_text, " ")
         said_words = words_of(said)
         hop_words = _content_of(said_words)
-        says[id(e)] = ({w for w in asked if any(_same_word(w, h) for h in hop_words)}  # and an initialism
+        # one record word explains one question word: of two it matches ("created" for
+        # "creation" and "creator"), the one nearer the question's names, where a hop from them
+        # stands in English ("the creation of the creator of X": the creator is the first hop)
+        matched = {max(ws, key=phrase.__getitem__) for h in hop_words
+                   if (ws := [w for w in asked if _same_word(w, h)])}
+        says[id(e)] = (matched  # and an initialism
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
                        | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
         named_kind[id(e)] = kind_named_before(text, e.object_text)

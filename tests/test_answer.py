@@ -411,3 +411,11 @@ def test_the_subject_of_the_questions_own_verb_is_not_the_answer(db):
     # a relative clause: the author does the studying
     assert ranked(db, "What is the name of the school where the author of Salt Roads studied?")[0] == "Lund University"
     assert cmc._clause_subjects(cmc.words_of("Where does Tom live?")) == set(), "a name is no phrase opened by an article"
+
+
+def test_one_record_word_explains_one_question_word_the_one_nearer_the_names(db):
+    put(db, "The Lantern was created by Mira Holt.", ("The Lantern", "creator", "Mira Holt"))
+    put(db, "Mira Holt is famous for Glass Harbor.", ("Mira Holt", "famous_for", "Glass Harbor"))
+    # "created" is the creator's hop; the creation is the hop after it, worded differently
+    assert ranked(db, "What is the notable creation associated with the creator of The Lantern?")[0] == "Glass Harbor"
+    assert ranked(db, "Who is the creator of The Lantern?")[0] == "Mira Holt"
