@@ -2358,6 +2358,19 @@ def _clause_subjects(question_words: Sequence[str]) -> set[str]:
     return heads
 
 
+def _clause_after(question: str, name: str) -> set[str]:
+    """The words after a name the question gives right after a relative word, to the end of its
+    clause ("the religion that Malik Kafur *practiced*", "the country where Ana *holds a
+    citizenship*"): the clause's verb, which the hop from the name says in its own words."""
+    name_words = name.split()
+    for part in re.split(r"[,;:]", question):
+        words = words_of(part)
+        for i in range(1, len(words) - len(name_words) + 1):
+            if words[i:i + len(name_words)] == name_words and words[i - 1] in _RELATIVE:
+                return set(words[i + len(name_words):])
+    return set()
+
+
 def _describing(question_words: Sequence[str], name: str) -> set[str]:
     """The words an article opens right before a name the question gives ("the political
     organization Fatah", "the book Dubliners"): they say what the name is, not a hop from it."""
@@ -2399,7 +2412,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question does not: a value of the other kind pays 0.5. The words to explain are the
     question's less the name of the entity the path starts from and the words an article opens
     right before it ("the *book* Dubliners"; another entity the question names is still words
-    to explain) and less the answer's kind and the words beside it
+    to explain) and the rest of a relative clause it opens ("the religion that Ana *practiced*":
+    the first hop's verb, worded differently) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop. A preposition the question puts
     before its wh-word ("In which town …") is a word to explain too, explained by a record that
     says it right before the hop's value ("… is in Sacramento"), when any record does. When the
@@ -2474,6 +2488,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             unexplained += not last
             repeats += bool(last) and not new
         left = wanted - covered - described
+        if path[0].depth == 0:  # "the religion that Ana practiced": the first hop says "practiced"
+            left = left - _clause_after(question, path[0].subject)
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along
             stops_short = first_left is not None and first_left < min(phrase[w] for w in last)

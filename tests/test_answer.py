@@ -419,3 +419,16 @@ def test_one_record_word_explains_one_question_word_the_one_nearer_the_names(db)
     # "created" is the creator's hop; the creation is the hop after it, worded differently
     assert ranked(db, "What is the notable creation associated with the creator of The Lantern?")[0] == "Glass Harbor"
     assert ranked(db, "Who is the creator of The Lantern?")[0] == "Mira Holt"
+
+
+def test_the_verb_of_a_relative_clause_a_name_opens_is_the_hop_from_that_name(db):
+    put(db, "Ana Ruiz is affiliated with the religion of Zenism.", ("Ana Ruiz", "religion", "Zenism"))
+    put(db, "The official language of Zenism is Lorem.", ("Zenism", "official_language", "Lorem"))
+    put(db, "Zenism was founded by Bo Li.", ("Zenism", "founder", "Bo Li"))
+    put(db, "Bo Li is a citizen of Freedonia.", ("Bo Li", "citizen", "Freedonia"))
+    put(db, "The official language of Freedonia is Verbal.", ("Freedonia", "official_language", "Verbal"))
+    # "practiced" is the first hop's verb ("affiliated with"), no detour through the founder
+    question = "Which language is considered the official language of the religion that Ana Ruiz practiced?"
+    assert ranked(db, question)[0] == "Lorem"
+    assert cmc._clause_after(question, "ana ruiz") == {"practiced"}
+    assert cmc._clause_after("Where does Ana Ruiz live?", "ana ruiz") == set(), "no relative word before it"
