@@ -1938,7 +1938,10 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
     taken = [a for a in anchors if a in spans]
     found = [s for s in spans if s in hits and s not in taken
              and not any(a <= i < b or i <= a < j for t in taken for a, b in spans[t] for i, j in spans[s])]
-    return _longest_matches(found, spans)
+    # like a subject, a lowercase noun before "of" ("the center of government") names a relation
+    # when the question writes a name in capitals
+    kept = set(_without_relation_nouns(question, taken + _longest_matches(found, spans), spans))
+    return [s for s in _longest_matches(found, spans) if s in kept]
 
 
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
@@ -2366,7 +2369,8 @@ def _clause_after(question: str, name: str) -> set[str]:
     for part in re.split(r"[,;:]", question):
         words = words_of(part)
         for i in range(1, len(words) - len(name_words) + 1):
-            if words[i:i + len(name_words)] == name_words and words[i - 1] in _RELATIVE:
+            if words[i:i + len(name_words)] == name_words and (words[i - 1] in _RELATIVE or (
+                    i >= 2 and words[i - 1] in _ARTICLES and words[i - 2] in _RELATIVE)):  # "where the X"
                 return set(words[i + len(name_words):])
     return set()
 
@@ -2397,7 +2401,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     subject each describes, one question word per record word, the one nearest the question's
     names; not in the relation names a small extractor gives, which it often
     takes from the object: "country" for "located in the continent of"), - half a point for each
-    unexplained question word not matched by an unexplained hop (a hop that adds no question word
+    unexplained question word not matched by an unexplained hop (at most two; each unexplained
+    hop past two is a detour and pays ½) (a hop that adds no question word
     stands for a question word worded differently, "married" for "spouse", but not for one another
     record of the evidence says: that word is not worded differently), - 0.1 per hop, - 0.5
     per hop that only repeats words an earlier hop explained (a detour: "London is located in
@@ -2511,7 +2516,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1
         if last and last <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
-        score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - unexplained) - 0.5 * len(left & said_somewhere)
+        score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,

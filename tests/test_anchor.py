@@ -68,6 +68,10 @@ def test_a_lowercase_noun_before_of_is_a_relation_when_the_question_names_a_thin
     put(db, "Dr. Weiss works at the clinic.", ("Dr. Weiss", "works_at", "clinic"))
     assert cmc.anchor(db, "Which floor is the office of Dr. Weiss on?") == ["dr weiss"]
     assert cmc.anchor(db, "Which floor is the office on?") == ["office"]
+    # the same for a value the question names: "Bo Ruiz plays the position of center."
+    put(db, "Bo Ruiz plays the position of center.", ("Bo Ruiz", "position", "center"))
+    assert cmc.object_anchors(db, question, ["ana lima"]) == []
+    assert cmc.object_anchors(db, "Who plays center for Ana Lima?", ["ana lima"]) == ["center"]
 
 
 def test_anchor_index_is_merged_whenever_the_entities_grew_by_an_eighth(db):

@@ -432,3 +432,15 @@ def test_the_verb_of_a_relative_clause_a_name_opens_is_the_hop_from_that_name(db
     assert ranked(db, question)[0] == "Lorem"
     assert cmc._clause_after(question, "ana ruiz") == {"practiced"}
     assert cmc._clause_after("Where does Ana Ruiz live?", "ana ruiz") == set(), "no relative word before it"
+    assert cmc._clause_after('the country where "The Glass Road" originated', "glass road") == {"originated"}
+
+
+def test_at_most_two_hops_stand_for_words_worded_otherwise(db):
+    put(db, "The Kestrels is associated with the sport of hurling.", ("The Kestrels", "sport", "hurling"))
+    put(db, "hurling was created in the country of Erin.", ("hurling", "created_in", "Erin"))
+    put(db, "The capital of Erin is Dunmore.", ("Erin", "capital", "Dunmore"))
+    put(db, "The name of the current head of state in Erin is Cara Doyle.", ("Erin", "head_of_state", "Cara Doyle"))
+    put(db, "Cara Doyle is a citizen of Tarn.", ("Cara Doyle", "citizen", "Tarn"))
+    put(db, "The capital of Tarn is Velo.", ("Tarn", "capital", "Velo"))
+    # four words worded otherwise, not four hops that say nothing of the question
+    assert ranked(db, "Which city is the capital of the old homeland of the favourite pastime of the Kestrels?")[0] == "Dunmore"
