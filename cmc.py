@@ -2362,16 +2362,25 @@ def _clause_subjects(question_words: Sequence[str]) -> set[str]:
 
 
 def _clause_after(question: str, name: str) -> set[str]:
-    """The words after a name the question gives right after a relative word, to the end of its
-    clause ("the religion that Malik Kafur *practiced*", "the country where Ana *holds a
-    citizenship*"): the clause's verb, which the hop from the name says in its own words."""
+    """The verb of a relative clause with a name the question gives: the words after the name
+    when it follows the relative word, to the end of the clause ("the religion that Malik Kafur
+    *practiced*", "the country where Ana *holds a citizenship*"), or the words between them when
+    the relative word is the clause's subject ("the broadcaster who *first aired* X", "the sport
+    that *features* the X"). The hop from the name says them in its own words."""
     name_words = name.split()
     for part in re.split(r"[,;:]", question):
         words = words_of(part)
         for i in range(1, len(words) - len(name_words) + 1):
-            if words[i:i + len(name_words)] == name_words and (words[i - 1] in _RELATIVE or (
-                    i >= 2 and words[i - 1] in _ARTICLES and words[i - 2] in _RELATIVE)):  # "where the X"
-                return set(words[i + len(name_words):])
+            if words[i:i + len(name_words)] != name_words:
+                continue
+            if words[i - 1] in _RELATIVE or (i >= 2 and words[i - 1] in _ARTICLES and words[i - 2] in _RELATIVE):
+                return set(words[i + len(name_words):])  # "where the X originated"
+            # "the broadcaster who first aired X": the relative word is the clause's subject and
+            # the words up to the name (an article may stand right before it) are its verb
+            r = next((j for j in range(i - 1, 0, -1) if words[j] in _RELATIVE), None)  # not the wh-word
+            between = words[r + 1:i - (words[i - 1] in _ARTICLES)] if r is not None else []
+            if between and not any(w in _DETERMINERS for w in between):
+                return set(between)
     return set()
 
 

@@ -433,6 +433,9 @@ def test_the_verb_of_a_relative_clause_a_name_opens_is_the_hop_from_that_name(db
     assert cmc._clause_after(question, "ana ruiz") == {"practiced"}
     assert cmc._clause_after("Where does Ana Ruiz live?", "ana ruiz") == set(), "no relative word before it"
     assert cmc._clause_after('the country where "The Glass Road" originated', "glass road") == {"originated"}
+    assert cmc._clause_after("Who directs the broadcaster who first aired Mind Games?", "mind games") == {"first", "aired"}
+    assert cmc._clause_after("the sport that features the curveball", "curveball") == {"features"}
+    assert cmc._clause_after("the city where the sport of Ana is played", "ana") == set(), "not the clause's verb"
 
 
 def test_at_most_two_hops_stand_for_words_worded_otherwise(db):
