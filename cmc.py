@@ -2336,7 +2336,11 @@ def _phrase_of(question: str) -> dict[str, int]:
     at, phrase, words = {}, 0, words_of(question)
     for i, w in enumerate(words):
         bare_of = w == "of" and i + 1 < len(words) and words[i + 1] not in _ARTICLES
-        if (w in _EDGE_WORDS or w in _ARTICLES) and not bare_of:
+        # "or" / "and" between two words of a phrase joins them ("company, organization, or
+        # institution", "historical or religious figure")
+        joins = w in ("or", "and") and 0 < i < len(words) - 1 and words[i - 1] not in _EDGE_WORDS | _ARTICLES \
+            and words[i + 1] not in _EDGE_WORDS | _ARTICLES
+        if (w in _EDGE_WORDS or w in _ARTICLES) and not bare_of and not joins:
             phrase += 1
         at.setdefault(w, phrase)
     return at

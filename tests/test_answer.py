@@ -155,6 +155,8 @@ def test_phrases_are_cut_at_articles_and_function_words():
     assert at["job"] == at["title"] < at["chairperson"] == at["fatah"]  # "of" before a bare noun binds
     at = cmc._phrase_of("What is the place of death of the author?")
     assert at["place"] == at["death"] < at["author"]
+    at = cmc._phrase_of("Which company, organization, or institution employs the author or the editor?")
+    assert at["company"] == at["organization"] == at["institution"] < at["author"] < at["editor"]
 
 
 def test_a_hop_that_only_repeats_explained_words_is_a_detour(db):
