@@ -2136,6 +2136,7 @@ class Evidence:
     fallback: bool  # True when the selection was empty and the history was used
     truncated: bool
     left_out: int = 0  # records the reader's budget left out (focus)
+    kind_named: bool = False  # the memory names values as of the question's answer kind (names_kind)
 
 
 def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
@@ -2408,7 +2409,7 @@ BACKWARDS_COST = 1.5
 
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
-                    texts: dict[int, str]) -> list[dict]:
+                    texts: dict[int, str], kind_named: bool = False) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
     subject each describes, one question word per record word, the one nearest the question's
@@ -2487,7 +2488,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         asked = asked | {fronted}
     # "In which city …": a kind the records name values with, so a value named as of another
     # kind ("in the continent of Europe") is not what is asked for
-    kind_is_named = bool(kind) and any(_same_word(kind, k) for k in named_kind.values() if k)
+    kind_is_named = bool(kind) and (kind_named or any(_same_word(kind, k) for k in named_kind.values() if k))
     asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
     # "Which profession does the chairperson of X belong to?": not the chairperson
     subjects = _clause_subjects(question_words) - described
@@ -2619,7 +2620,8 @@ def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], ev
     """What the reader is given: the evidence cut to its budget (none: not cut) and the ranked
     candidates whose hop path that evidence still shows."""
     texts = dict(evidence.records)
-    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts)
+    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts,
+                                 evidence.kind_named)
     if budget:
         evidence = focus(evidence, candidates, edges, question, budget)
         texts = dict(evidence.records)
@@ -2639,6 +2641,22 @@ def clean_answer(text: str) -> str:
 KNOWN_AS_OF = "SELECT EXISTS (SELECT 1 FROM assertions WHERE subject_key = :key AND serial <= :as_of)"
 
 
+KIND_PHRASE = """
+SELECT r.text FROM records_fts AS f JOIN records AS r ON r.serial = f.rowid
+WHERE records_fts MATCH :phrase LIMIT 50
+"""
+
+
+def names_kind(db: sqlite3.Connection, kind: str) -> bool:
+    """Whether some record names a value as of this kind ("… died in the city of Leeds" for
+    "city"): then a question asking for that kind can tell values of other kinds ("… in the
+    continent of Europe") from the answer, though its own evidence names none as of its kind."""
+    if not kind or not kind.isalpha():
+        return False
+    pattern = re.compile(_NAMED_KIND.replace(r"([^\W\d_]+)", re.escape(kind)), re.IGNORECASE)
+    return any(pattern.search(text) for (text,) in db.execute(KIND_PHRASE, {"phrase": f'"the {kind} of"'}))
+
+
 def select_evidence(db: sqlite3.Connection, question: str,
                     as_of: int | None = None) -> tuple[list[str], list[Edge], Evidence]:
     """Anchor, traverse and render: everything a read does before the model is called. With
@@ -2648,7 +2666,9 @@ def select_evidence(db: sqlite3.Connection, question: str,
         anchors = [k for k in anchors if db.execute(KNOWN_AS_OF, {"key": k, "as_of": as_of}).fetchone()[0]]
     objects = object_anchors(db, question, anchors, as_of)
     edges = traverse(db, anchors, as_of=as_of, objects=objects) if anchors or objects else []
-    return anchors + objects, edges, render(db, edges, as_of=as_of)
+    evidence = render(db, edges, as_of=as_of)
+    evidence.kind_named = names_kind(db, answer_kind(question))
+    return anchors + objects, edges, evidence
 
 
 # Candidates this close to the best score are left to the model's choice: only those tied with

@@ -6,7 +6,8 @@ import cmc
 
 def ranked(db, question):
     anchors, edges, evidence = cmc.select_evidence(db, question)
-    return [c["answer"] for c in cmc.rank_candidates(question, anchors, edges, dict(evidence.records))]
+    return [c["answer"] for c in cmc.rank_candidates(question, anchors, edges, dict(evidence.records),
+                                                      evidence.kind_named)]
 
 
 def test_the_last_hop_answers_with_a_derived_word(db):
@@ -449,3 +450,22 @@ def test_at_most_two_hops_stand_for_words_worded_otherwise(db):
     put(db, "The capital of Tarn is Velo.", ("Tarn", "capital", "Velo"))
     # four words worded otherwise, not four hops that say nothing of the question
     assert ranked(db, "Which city is the capital of the old homeland of the favourite pastime of the Kestrels?")[0] == "Dunmore"
+
+
+def test_a_kind_the_memory_names_values_with_tells_other_kinds_apart_beyond_the_evidence(db):
+    put(db, "Ada Moss is a citizen of Norland.", ("Ada Moss", "citizen", "Norland"))
+    put(db, "The capital of Norland is Vester.", ("Norland", "capital", "Vester"))
+    put(db, "Vester is located in the continent of Arda.", ("Vester", "continent", "Arda"))
+    question = "In which city is the capital of the country of Ada Moss located?"
+
+    def scores():
+        anchors, edges, evidence = cmc.select_evidence(db, question)
+        ranked = cmc.rank_candidates(question, anchors, edges, dict(evidence.records), evidence.kind_named)
+        return {c["answer"]: c["score"] for c in ranked}
+    assert not cmc.names_kind(db, "city")
+    before = scores()
+    put(db, "Bo Li was born in the city of Leeds.", ("Bo Li", "born_in", "Leeds"))  # not on the way
+    assert cmc.names_kind(db, "city") and not cmc.names_kind(db, "town")
+    after = scores()
+    # the memory names cities, so Arda, named a continent, is not what "which city" asks for
+    assert after["Arda"] == before["Arda"] - 1 and after["Vester"] == before["Vester"]
