@@ -993,6 +993,22 @@ def _doubt(between: str) -> str:
     return ""
 
 
+def _holds_role(between: str, relation: str) -> bool:
+    """Whether "X directs Y" was named `director`: the only word between the two names is a verb
+    and the relation is its agent noun (director, manager, chairperson), the role X holds for
+    Y. Then the fact is Y's, as "The director of Y is X" says it: Y has one director at a time,
+    who may direct more than one thing. (Named after the verb itself, "performed", it stays as
+    written.)"""
+    words = [w for w in words_of(between) if w not in _PRE_VERB_ADVERBS]
+    if len(words) != 1 or not _verb_form(words[0]):
+        return False
+    verb = words[0]
+    stems = {verb[:-2], verb[:-1]} if verb.endswith(("es", "ed")) else {verb[:-1]} if verb.endswith("s") else set()
+    name = relation_key(relation)
+    # an agent suffix: "support" for "Sam supports Arsenal" names what Sam does, not a role
+    return any(name in (stem + "or", stem + "er", stem + "r", stem + "person") for stem in stems if len(stem) >= 3)
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -1022,7 +1038,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(between):
+        if _DESCRIBES_LATER.fullmatch(between) or _holds_role(between, r):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         triples.append(Triple(s, r, o))
     if not triples:

@@ -310,3 +310,24 @@ def test_a_rule_does_not_read_a_denial_into_its_slot(db):
     ana, tom = sorted(cmc.extract_pending(db, model), key=lambda ex: ex.serial)
     assert ana.triples == [cmc.Triple("Ana", "works_at", "Initech")]
     assert tom.status == "unresolved" and tom.reason.startswith("negated") and len(model.prompts) == 1
+
+
+def test_a_role_named_after_the_verb_between_the_names_is_the_second_names_fact():
+    reply = '{"status": "facts", "triples": [{"subject": "Ernst Heinkel", "relation": "director", "object": "ABC"}]}'
+    ex = cmc.validate_extraction(1, "Ernst Heinkel directs ABC.", reply)
+    assert (ex.triples[0].subject, ex.triples[0].object) == ("ABC", "Ernst Heinkel"), "ABC's director is Heinkel"
+    reply = '{"status": "facts", "triples": [{"subject": "Priya", "relation": "manager", "object": "the shop"}]}'
+    ex = cmc.validate_extraction(2, "Priya now manages the shop.", reply)
+    assert (ex.triples[0].subject, ex.triples[0].object) == ("the shop", "Priya")
+    # named after the verb, or the patient ("employee"), it stays as written, and so does a
+    # verb's own noun: "support" is what Sam does
+    reply = '{"status": "facts", "triples": [{"subject": "Sam", "relation": "support", "object": "Arsenal"}]}'
+    assert cmc.validate_extraction(5, "Sam supports Arsenal.", reply).triples[0].subject == "Sam"
+    for relation in ("performed", "employee"):
+        reply = '{"status": "facts", "triples": [{"subject": "Bo", "relation": "%s", "object": "Acme"}]}' % relation
+        ex = cmc.validate_extraction(3, "Bo performed Acme.", reply) if relation == "performed" \
+            else cmc.validate_extraction(3, "Bo employs Acme.", reply)
+        assert ex.triples[0].subject == "Bo"
+    reply = '{"status": "facts", "triples": [{"subject": "Ana", "relation": "director", "object": "Acme"}]}'
+    ex = cmc.validate_extraction(4, "Ana directs films for Acme.", reply)
+    assert ex.triples[0].subject == "Ana", "more than a verb between the names: no role swap"
