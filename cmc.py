@@ -1956,8 +1956,9 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
              and not any(a <= i < b or i <= a < j for t in taken for a, b in spans[t] for i, j in spans[s])]
     # like a subject, a lowercase noun before "of" ("the center of government") names a relation
     # when the question writes a name in capitals
-    kept = set(_without_relation_nouns(question, taken + _longest_matches(found, spans), spans))
-    return [s for s in _longest_matches(found, spans) if s in kept]
+    longest = _longest_matches(found, spans)
+    kept = set(_without_relation_nouns(question, taken + longest, spans))
+    return [s for s in longest if s in kept]
 
 
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
@@ -2478,7 +2479,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     fronted = fronted_preposition(question)
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind, start_kind = {}, {}
+    named_kind, start_kind, wording = {}, {}, {}
     for e in edges:
         text = texts.get(e.serial, "")
         said = text.replace(e.subject_text, " ")
@@ -2492,14 +2493,14 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         says[id(e)] = (matched  # and an initialism
                        | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
                        | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
+        # what the record says besides its two names ("was founded by"): an update of a fact is
+        # worded the same or says a change (see choice_window)
+        wording[id(e)] = _words_outside(text, e.subject_text, e.object_text)
         named_kind[id(e)] = kind_named_before(text, e.object_text)
         start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
             says[id(e)] = {w for w in says[id(e)] if not _same_word(w, start_kind[id(e)])}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
-    # what each record says besides its two names ("was founded by"): an update of a fact is
-    # worded the same or says a change (see choice_window)
-    wording = {id(e): _words_outside(texts.get(e.serial, ""), e.subject_text, e.object_text) for e in edges}
     if fronted in said_somewhere:
         asked = asked | {fronted}
     # "In which city …": a kind the records name values with, so a value named as of another
@@ -2508,13 +2509,18 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
     # "Which profession does the chairperson of X belong to?": not the chairperson
     subjects = _clause_subjects(question_words) - described
+    paths = hop_paths(edges)
+    # per named entity a path starts from: the words that say what it is ("the *book*
+    # Dubliners") and its relative clause's verb ("the religion that Ana *practiced*")
+    named_start = {p[0].subject: (_describing(question_words, p[0].subject), _clause_after(question, p[0].subject))
+                   for p in paths if p[0].depth == 0}
     best: dict[str, dict] = {}
-    for e, path in zip(edges, hop_paths(edges)):
+    for e, path in zip(edges, paths):
         # the named entity the path starts from explains nothing; another one the question
         # names ("head of state" beside "State") is still a word to explain
         wanted = asked - (set(path[0].subject.split()) if path[0].depth == 0 else anchor_words)
-        if path[0].depth == 0:  # "the book Dubliners": "book" says what the name is
-            wanted = wanted - _describing(question_words, path[0].subject)
+        describing, clause = named_start[path[0].subject] if path[0].depth == 0 else (set(), set())
+        wanted = wanted - describing  # "the book Dubliners": "book" says what the name is
         covered, unexplained, repeats, last = set(), 0, 0, set()
         for hop in path:
             last = says[id(hop)] & wanted
@@ -2523,8 +2529,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             unexplained += not last
             repeats += bool(last) and not new
         left = wanted - covered - described
-        if path[0].depth == 0:  # "the religion that Ana practiced": the first hop says "practiced"
-            left = left - _clause_after(question, path[0].subject)
+        left = left - clause  # "the religion that Ana practiced": the first hop says "practiced"
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along
             stops_short = first_left is not None and first_left < min(phrase[w] for w in last)
@@ -2672,8 +2677,8 @@ def names_kind(db: sqlite3.Connection, kind: str) -> bool:
     its own evidence names none as of its kind."""
     if not kind or not kind.isalpha():
         return False
-    pattern = re.compile(_NAMED_KIND.replace(r"([^\W\d_]+)", re.escape(kind)), re.IGNORECASE)
-    return any(pattern.search(text) for (text,) in db.execute(KIND_WORD, {"word": f'"{kind}"'}))
+    return any(m.group(1).lower() == kind for (text,) in db.execute(KIND_WORD, {"word": f'"{kind}"'})
+               for m in re.finditer(_NAMED_KIND, text, re.IGNORECASE))
 
 
 def select_evidence(db: sqlite3.Connection, question: str,
@@ -2707,9 +2712,9 @@ def choice_window(candidates: list[dict]) -> list[dict]:
     # two facts of one subject that explain the question equally, the newer one worded the same
     # or saying a change: it replaced the older ("is on the third floor" / "was moved to the
     # basement"), whatever relation names they were given. Two worded otherwise are two facts
-    # ("Ana plays jazz", "Ana speaks French"): the model chooses. Worded value first, an update names a new subject for
-    # the same value ("Acme now employs Dave" after "Initech employs Dave"): read backwards from
-    # Dave, the newer one replaced it.
+    # ("Ana plays jazz", "Ana speaks French"): the model chooses. Worded value first, an update
+    # names a new subject for the same value ("Acme now employs Dave" after "Initech employs
+    # Dave"): read backwards from Dave, the newer one replaced it.
     return [c for c in top if not any(d["score"] == c["score"] and d["reverse"] == c["reverse"] and (
         (d["subject"] == c["subject"] and d["serial"] > c["serial"]
          and (d["updates"] or d["wording"] == c["wording"] or is_time(d["answer"]) and is_time(c["answer"])))
