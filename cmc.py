@@ -13,7 +13,9 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
+import functools
 import json
+import mmap
 import os
 import re
 import sqlite3
@@ -2240,6 +2242,7 @@ _IRREGULAR_STEMS = {"born": "birth", "died": "death", "dies": "death", "die": "d
 _SUFFIXES = ("ings", "ing", "ers", "er", "ed", "ors", "or", "ions", "ion", "es", "s")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     word = _us_spelling(word)
     if word in _IRREGULAR_STEMS:
@@ -2257,6 +2260,109 @@ def _same_word(a: str, b: str) -> bool:
     a, b = _stem(a), _stem(b)
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
                       and (a.startswith(b) or b.startswith(a) or a[:6] == b[:6]))
+
+
+# A thesaurus for the words a record says otherwise: WordNet's synonyms, derivationally related
+# forms and definitions (lexicon/wordnet.tsv, made by lexicon/build.py from WordNet 3.0), found by
+# binary search in the sorted file, which is mapped, not loaded. Synonyms only break ties in the
+# ranking below: they are many senses wide ("die" is also "pop off" and "dice"). A definition
+# that says a run of the question's words ("capital": "seat of government") explains them.
+LEXICON_PATH = HERE / "lexicon" / "wordnet.tsv"
+# WordNet's rules for undoing an English inflection ("morphy"): suffix -> what replaces it
+_DETACHMENTS = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+                ("men", "man"), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+                ("ing", "e"), ("ing", ""), ("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
+_LEMMA_CACHE = 1 << 16  # wordings whose lemmas a long-lived process keeps
+_LEMMA_RUN = (2, 3, 4)  # multiword lemmas looked for in a record ("head of state", "pass away")
+
+
+@dataclass(frozen=True)
+class Lemma:
+    related: tuple[str, ...]  # synonyms' and derived forms' words
+    bases: tuple[str, ...]  # for an irregular form: the lemmas it inflects ("went": go)
+    definitions: tuple[str, ...]  # lowercase, without articles
+
+
+class Lexicon:
+    """The lemmas a text says, with what WordNet says of them. A missing file is an empty
+    lexicon."""
+
+    def __init__(self, path: Path = LEXICON_PATH):
+        self.path, self._map, self._entries, self._lemmas = path, None, {}, {}
+
+    def entry(self, key: str) -> Lemma | None:
+        """A lemma ("head_of_state") or listed irregular form, or None."""
+        if key not in self._entries:
+            if self._map is None:
+                self._map = b""
+                if self.path.is_file() and self.path.stat().st_size:
+                    with open(self.path, "rb") as f:
+                        self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            self._entries[key] = self._search(self._map, key.encode("utf-8", "replace"))
+        return self._entries[key]
+
+    @staticmethod
+    def _search(text, key: bytes) -> Lemma | None:
+        lo, hi = 0, len(text)  # both always at the start of a line
+        while lo < hi:
+            start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
+            end = text.find(b"\n", start)
+            end = len(text) if end < 0 else end
+            found, related, bases, definitions = (text[start:end].decode("utf-8").split("\t") + ["", "", ""])[:4]
+            if found.encode() == key:
+                return Lemma(tuple(related.split()), tuple(bases.split()),
+                             tuple(definitions.split(" | ")) if definitions else ())
+            if found.encode() < key:
+                lo = end + 1
+            else:
+                hi = start
+        return None
+
+    def _is_lemma(self, key: str) -> bool:
+        return bool((e := self.entry(key)) and (e.related or e.definitions))
+
+    def bases(self, word: str) -> list[str]:
+        """The lemmas an English word form may be: itself, WordNet's listed irregular forms
+        ("went" -> "go") and its regular inflections undone ("managed" -> "manage")."""
+        found, entry = [word] if self._is_lemma(word) else [], self.entry(word)
+        found += [b for b in (entry.bases if entry else ()) if b not in found]
+        for suffix, ending in _DETACHMENTS:
+            base = word[:len(word) - len(suffix)] + ending
+            if word.endswith(suffix) and len(base) >= 3 and base not in found and self._is_lemma(base):
+                found.append(base)
+        return found
+
+    def lemmas(self, words: tuple[str, ...]) -> list[Lemma]:
+        """The lemmas the words say: each content word's bases and each run of two to four words
+        that is a lemma, either end inflected ("head of state", "passed away")."""
+        if words not in self._lemmas:
+            keys = []
+            for i, w in enumerate(words):
+                if len(w) >= 3 and w not in _QUESTION_STOPWORDS and w not in _PREPOSITIONS:
+                    keys += self.bases(w)
+                for n in _LEMMA_RUN:
+                    run = words[i:i + n]
+                    if len(run) == n:
+                        runs = [run, *((b, *run[1:]) for b in self.bases(run[0])),
+                                *((*run[:-1], b) for b in self.bases(run[-1]))]
+                        keys += [k for k in dict.fromkeys("_".join(r) for r in runs) if self._is_lemma(k)]
+            if len(self._lemmas) > _LEMMA_CACHE:
+                self._lemmas.clear()
+            self._lemmas[words] = [self.entry(k) for k in dict.fromkeys(keys)]
+        return self._lemmas[words]
+
+    def related(self, words: tuple[str, ...]) -> set[str]:
+        """Every word WordNet relates to a lemma the words say."""
+        return {r for lemma in self.lemmas(words) for r in lemma.related}
+
+    def defines(self, words: tuple[str, ...], run: Sequence[str]) -> bool:
+        """Whether the definition of a lemma the words say says the run of words ("seat of
+        government" for "capital")."""
+        said = f" {' '.join(run)} "
+        return any(said in f" {d} " for lemma in self.lemmas(words) for d in lemma.definitions)
+
+
+LEXICON = Lexicon()
 
 
 _WH = {"what", "which", "whose"}
@@ -2424,6 +2530,10 @@ def _describing(question_words: Sequence[str], name: str) -> set[str]:
 # a path read as written (measured with bench/ranking.py, docs/results.md).
 BACKWARDS_COST = 1.5
 
+# A question word a hop says only in other words (a synonym in LEXICON) is worth this much: enough
+# to break a tie between paths, never as much as a word said.
+LEXICAL_WEIGHT = 0.2
+
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
                     texts: dict[int, str], kind_named: bool = False) -> list[dict]:
@@ -2437,7 +2547,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     stands for a question word worded differently, "married" for "spouse", but not for one another
     record of the evidence says: that word is not worded differently), - 0.1 per hop, - 0.5
     per hop that only repeats words an earlier hop explained (a detour: "London is located in
-    Europe" after "the headquarters is located in London").
+    Europe" after "the headquarters is located in London"). A run of question words that the
+    WordNet definition of a record's own words says is explained by it ("seat of government" by
+    "The capital of …"); a question word a synonym or derived form of them says ("manages" for
+    "The director of …") adds LEXICAL_WEIGHT, a tie-break.
 
     The hop that gives the answer must answer part of the question (- 1 when it matches no word),
     unless unexplained words stand before every explained one: English names a chain from the
@@ -2477,9 +2590,14 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
     # when some record says it so
     fronted = fronted_preposition(question)
+    # runs of two to four question words from one content word to another, articles left out
+    # ("seat of government"): a definition that says one explains it
+    bare = [w for w in question_words if w not in _ARTICLES]
+    runs = [bare[i:i + n] for n in _LEMMA_RUN for i in range(len(bare) - n + 1)
+            if not {bare[i], bare[i + n - 1]} & (_QUESTION_STOPWORDS | _PREPOSITIONS)]
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind, start_kind, wording = {}, {}, {}
+    named_kind, start_kind, wording, in_other_words = {}, {}, {}, {}
     for e in edges:
         text = texts.get(e.serial, "")
         said = text.replace(e.subject_text, " ")
@@ -2496,6 +2614,14 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # what the record says besides its two names ("was founded by"): an update of a fact is
         # worded the same or says a change (see choice_window)
         wording[id(e)] = _words_outside(text, e.subject_text, e.object_text)
+        # a run of question words the definition of the record's own words says: "seat of
+        # government" for "capital", "chief public representative" for "head of state"
+        own = tuple(wording[id(e)])
+        says[id(e)] |= asked & {w for run in runs if LEXICON.defines(own, run) for w in run}
+        # the question words left that a synonym of the record's own words says ("pass away" for
+        # "died", "established" for "founded by", "manages" for "director")
+        other = asked - says[id(e)]
+        in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in LEXICON.related(own))} if other else set()
         named_kind[id(e)] = kind_named_before(text, e.object_text)
         start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
@@ -2551,7 +2677,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1
         if last and last <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
-        score = (kind_fit + len(covered) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
+        said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
+        score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,

@@ -469,3 +469,43 @@ def test_a_kind_the_memory_names_values_with_tells_other_kinds_apart_beyond_the_
     after = scores()
     # the memory names cities, so Arda, named a continent, is not what "which city" asks for
     assert after["Arda"] == before["Arda"] - 1 and after["Vester"] == before["Vester"]
+
+
+def test_the_lexicon_finds_lemmas_by_binary_search_and_undoes_inflections(tmp_path):
+    path = tmp_path / "lexicon.tsv"
+    path.write_text("capital\tcapital\t\tassets | seat of government\ndirect\tdirect director manage\t\t\n"
+                    "director\tdirector manager\t\t\ngo\tgo leave\t\t\npass\tpass\t\t\n"
+                    "pass_away\tdie expire\t\t\nwent\t\tgo\t\n")
+    lexicon = cmc.Lexicon(path)
+    assert lexicon.bases("directed") == ["direct"] and lexicon.bases("went") == ["go"]
+    assert lexicon.bases("lantern") == [] and lexicon.entry("zebra") is None and lexicon.entry("aardvark") is None
+    assert {"die", "expire"} <= lexicon.related(("she", "passed", "away")), "a run of words is one lemma"
+    assert lexicon.related(("the", "director", "of")) == {"director", "manager"}
+    assert lexicon.defines(("capitals",), ["seat", "of", "government"])
+    assert not lexicon.defines(("capital",), ["seat", "of", "gov"]), "whole words of a definition"
+    assert not lexicon.defines(("director",), ["seat", "of", "government"])
+    assert cmc.Lexicon(tmp_path / "missing.tsv").related(("director",)) == set()
+    # the shipped WordNet thesaurus
+    assert "manager" in cmc.LEXICON.related(("director",)) and "found" in cmc.LEXICON.related(("established",))
+    assert {"die", "expire"} <= cmc.LEXICON.related(("passed", "away"))
+    assert cmc.LEXICON.defines(("head", "of", "state"), ["chief", "public", "representative"])
+
+
+def test_a_word_a_record_says_in_other_words_breaks_a_tie(db):
+    put(db, "The director of Lumen Radio is Ivo Marsh.", ("Lumen Radio", "director", "Ivo Marsh"))
+    put(db, "The chairperson of Lumen Radio is Pia Lund.", ("Lumen Radio", "chairperson", "Pia Lund"))
+    # neither record says "manages"; the director is a manager
+    assert ranked(db, "Who manages Lumen Radio?")[0] == "Ivo Marsh"
+    assert ranked(db, "Who is the chairperson of Lumen Radio?")[0] == "Pia Lund", "a word said outweighs it"
+    put(db, "Tom Reed died in the city of Oslo.", ("Tom Reed", "died_in", "Oslo"))
+    put(db, "Tom Reed was born in the city of Bergen.", ("Tom Reed", "born_in", "Bergen"))
+    assert ranked(db, "In which city did Tom Reed pass away?")[0] == "Oslo"
+
+
+def test_a_run_of_question_words_a_definition_says_is_explained(db):
+    put(db, "Ada Moss is a citizen of Norland.", ("Ada Moss", "citizen", "Norland"))
+    put(db, "The capital of Norland is Vester.", ("Norland", "capital", "Vester"))
+    put(db, "The name of the current head of the Norland government is Eli Park.", ("Norland", "head_of_government", "Eli Park"))
+    put(db, "Eli Park was born in the city of Aros.", ("Eli Park", "born_in", "Aros"))
+    # "capital" is defined as a seat of government; the head of government only says "government"
+    assert ranked(db, "Which city is the seat of government of the country Ada Moss is a citizen of?")[0] == "Vester"
