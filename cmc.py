@@ -2569,7 +2569,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's answer kind is a noun the records themselves name values' kinds with ("In which
     *city* …" and "… died in the city of London"), a value its record names as of that kind
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
-    pays 1; so does a value its record names as of a kind the question gives to something else
+    pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a value its record names as of a kind the question gives to something else
     ("Where did *the religion* of … begin?" and "… raised in the religion of Zenism": Zenism is
     on the way), and any value a record names the kind of, for a question that asks who. A hop
     read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
@@ -2670,7 +2670,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if kind and any(start_kind[id(h)] and _same_word(kind, start_kind[id(h)]) for h in path[1:]):
             kind_fit -= 1  # read backwards away from a value of the kind asked for: it was the answer
         if named and kind_is_named:
-            kind_fit += 0.5 if _same_word(kind, named) else -1
+            # a value of another kind went past the answer, and the words the hop to it explains
+            # ("located" in "… is located in the continent of Europe") are not the answer's
+            kind_fit += 0.5 if _same_word(kind, named) else -1 - len(new)
         if named and not (kind and _same_word(kind, named)) and any(_same_word(w, named) for w in asked):
             kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
         if named and asks_who:
