@@ -2574,7 +2574,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     on the way), and any value a record names the kind of, for a question that asks who. A hop
     read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
-    is the one the question asks for, the path went on past the answer and pays 1. A path whose
+    is the one the question asks for, or the record says the kind asked for ("In Norland, the
+    official language is Lorem", read from Lorem for "In what language …"), the path went on past
+    the answer and pays 1. A path whose
     last hop explains only words of a phrase the question makes the subject of a verb of its own
     (after do-support or a relative word: "Which profession does *the chairperson* of X belong
     to?", "the school where *the author* of X studied") ends at what the question asks about,
@@ -2667,8 +2669,12 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # traversed: search hits, a whole state) explains its own subject, not the question's
         unanchored = path[0].depth > 0
         named, kind_fit = named_kind[id(e)], 0.0  # the value's kind as its record names it
-        if kind and any(start_kind[id(h)] and _same_word(kind, start_kind[id(h)]) for h in path[1:]):
-            kind_fit -= 1  # read backwards away from a value of the kind asked for: it was the answer
+        # read backwards away from a value of the kind asked for, which its record names ("… in the
+        # country of France") or says it is ("In Norland, the official language is Lorem", read
+        # from Lorem for "In what language …"): that value was the answer
+        if kind and any(h.reverse and (kind in says[id(h)] or (start_kind[id(h)] and _same_word(kind, start_kind[id(h)])))
+                        for h in path[1:]):
+            kind_fit -= 1
         if named and kind_is_named:
             # a value of another kind went past the answer, and the words the hop to it explains
             # ("located" in "… is located in the continent of Europe") are not the answer's

@@ -521,3 +521,11 @@ def test_words_a_hop_to_a_value_of_another_kind_explains_are_not_the_answers(db)
     # "located" is the capital's, not a hop past it to a continent
     assert ranked(db, "In which city is the capital located, where the spouse of Ada Moss holds citizenship?")[0] == "Vester"
     assert ranked(db, "On which continent is the capital located, where the spouse of Ada Moss holds citizenship?")[0] == "Arda"
+
+
+def test_a_hop_read_backwards_that_says_the_kind_asked_for_went_past_the_answer(db):
+    put(db, "Bo Li writes in Lorem.", ("Bo Li", "writes_in", "Lorem"))
+    put(db, "In Norland, the official language is Lorem.", ("Norland", "official_language", "Lorem"))
+    # read from Lorem, the record says Lorem is a language: Norland is past the answer
+    assert ranked(db, "In what language does Bo Li officially write?")[0] == "Lorem"
+    assert ranked(db, "Which country has Lorem as its official language?")[0] == "Norland"
