@@ -2278,7 +2278,8 @@ _LEMMA_RUN = (2, 3, 4)  # multiword lemmas looked for in a record ("head of stat
 
 @dataclass(frozen=True)
 class Lemma:
-    related: tuple[str, ...]  # synonyms' and derived forms' words
+    synonyms: tuple[str, ...]  # the words of its senses' lemmas ("spouse": married, partner, ...)
+    derived: tuple[str, ...]  # the words of derivationally related lemmas ("director": manage)
     bases: tuple[str, ...]  # for an irregular form: the lemmas it inflects ("went": go)
     definitions: tuple[str, ...]  # lowercase, without articles
 
@@ -2308,9 +2309,9 @@ class Lexicon:
             start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
             end = text.find(b"\n", start)
             end = len(text) if end < 0 else end
-            found, related, bases, definitions = (text[start:end].decode("utf-8").split("\t") + ["", "", ""])[:4]
+            found, synonyms, derived, bases, definitions = (text[start:end].decode("utf-8").split("\t") + [""] * 4)[:5]
             if found.encode() == key:
-                return Lemma(tuple(related.split()), tuple(bases.split()),
+                return Lemma(tuple(synonyms.split()), tuple(derived.split()), tuple(bases.split()),
                              tuple(definitions.split(" | ")) if definitions else ())
             if found.encode() < key:
                 lo = end + 1
@@ -2319,7 +2320,7 @@ class Lexicon:
         return None
 
     def _is_lemma(self, key: str) -> bool:
-        return bool((e := self.entry(key)) and (e.related or e.definitions))
+        return bool((e := self.entry(key)) and (e.synonyms or e.derived or e.definitions))
 
     def bases(self, word: str) -> list[str]:
         """The lemmas an English word form may be: itself, WordNet's listed irregular forms
@@ -2352,8 +2353,12 @@ class Lexicon:
         return self._lemmas[words]
 
     def related(self, words: tuple[str, ...]) -> set[str]:
-        """Every word WordNet relates to a lemma the words say."""
-        return {r for lemma in self.lemmas(words) for r in lemma.related}
+        """The synonyms and derived words of every lemma the words say."""
+        return {r for lemma in self.lemmas(words) for r in lemma.synonyms + lemma.derived}
+
+    def synonyms(self, word: str) -> set[str]:
+        """The synonyms of the lemmas one word may be, less the word ("spouse": married, partner)."""
+        return {r for b in self.bases(word) for r in self.entry(b).synonyms} - {word}
 
     def defines(self, words: tuple[str, ...], run: Sequence[str]) -> bool:
         """Whether the definition of a lemma the words say says the run of words ("seat of
@@ -2533,6 +2538,9 @@ BACKWARDS_COST = 1.5
 # A question word a hop says only in other words (a synonym in LEXICON) is worth this much: enough
 # to break a tie between paths, never as much as a word said.
 LEXICAL_WEIGHT = 0.2
+# A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
+# again: the question's word is the one given, in whichever of its senses.
+SYNONYM_WEIGHT = 0.1
 
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
@@ -2550,7 +2558,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     Europe" after "the headquarters is located in London"). A run of question words that the
     WordNet definition of a record's own words says is explained by it ("seat of government" by
     "The capital of …"); a question word a synonym or derived form of them says ("manages" for
-    "The director of …") adds LEXICAL_WEIGHT, a tie-break.
+    "The director of …") adds LEXICAL_WEIGHT, a tie-break, and one whose own synonym the record
+    says ("spouse" for "… is married to …") SYNONYM_WEIGHT.
 
     The hop that gives the answer must answer part of the question (- 1 when it matches no word),
     unless unexplained words stand before every explained one: English names a chain from the
@@ -2599,7 +2608,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             if not {bare[i], bare[i + n - 1]} & (_QUESTION_STOPWORDS | _PREPOSITIONS)]
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind, start_kind, wording, in_other_words = {}, {}, {}, {}
+    named_kind, start_kind, wording, in_other_words, in_synonyms = {}, {}, {}, {}, {}
     for e in edges:
         text = texts.get(e.serial, "")
         said = text.replace(e.subject_text, " ")
@@ -2624,6 +2633,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # "died", "established" for "founded by", "manages" for "director")
         other = asked - says[id(e)]
         in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in LEXICON.related(own))} if other else set()
+        # and those a synonym of which the record says ("spouse": "married person", for "is married to")
+        own_words = [w for w in own if len(w) >= 3 and w not in _QUESTION_STOPWORDS and w not in _PREPOSITIONS]
+        in_synonyms[id(e)] = {w for w in other - in_other_words[id(e)]
+                              if any(_same_word(o, r) for r in LEXICON.synonyms(w) for o in own_words)}
         named_kind[id(e)] = kind_named_before(text, e.object_text)
         start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
@@ -2686,7 +2699,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if last and last <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
-        score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
+        synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
+        score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,

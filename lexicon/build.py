@@ -6,11 +6,11 @@
 One line per WordNet lemma (lowercase, words joined by "_"), sorted by byte value so cmc can
 look a word up by binary search without loading the file:
 
-    lemma <TAB> related words <TAB> base forms <TAB> definitions
+    lemma <TAB> synonyms <TAB> derived words <TAB> base forms <TAB> definitions
 
-The related words of a lemma are the words of the lemmas of its first SENSES senses in each part
-of speech (its synonyms) and of the lemmas those senses are derivationally related to ("manager"
-for "manage", "founder" for "found"). Base forms are given for an inflected form WordNet lists as
+The synonyms of a lemma are the words of the lemmas of its first SENSES senses in each part of
+speech ("spouse": partner, married, person, mate, ...); its derived words those of the lemmas
+those senses are derivationally related to ("manager" for "manage", "founder" for "found"). Base forms are given for an inflected form WordNet lists as
 an exception ("went": go). The definitions are those senses' glosses without their examples,
 lowercase, without articles, separated by " | " ("capital": "... | seat of government | ...").
 """
@@ -79,22 +79,22 @@ def main() -> None:
     synsets, senses, bases = read_synsets(root), read_index(root), read_exceptions(root)
     lines = {}
     for lemma, found in senses.items():
-        related, definitions = set(), []
+        synonyms, derived, definitions = set(), set(), []
         for key in found:
             lemmas, pointers, definition = synsets[key]
             if definition and definition not in definitions:
                 definitions.append(definition)
             for other in lemmas:
-                related.update(words(other))
+                synonyms.update(words(other))
             for tpos, offset, word in pointers:
                 target = synsets.get((tpos, offset))
                 if target and 0 < word <= len(target[0]):
-                    related.update(words(target[0][word - 1]))
-        lines[lemma] = [" ".join(sorted(related)), "", " | ".join(definitions)]
+                    derived.update(words(target[0][word - 1]))
+        lines[lemma] = [" ".join(sorted(synonyms)), " ".join(sorted(derived - synonyms)), "", " | ".join(definitions)]
     for form, base in bases.items():
         base = [b for b in base if b in senses and b != form]
         if base:
-            lines.setdefault(form, ["", "", ""])[1] = " ".join(base)
+            lines.setdefault(form, ["", "", "", ""])[2] = " ".join(base)
     out = Path(__file__).resolve().parent / "wordnet.tsv"
     kept = [(k, v) for k, v in lines.items() if LEMMA.match(k) and any(v)]
     with open(out, "w", encoding="ascii", errors="ignore", newline="\n") as f:

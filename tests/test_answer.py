@@ -474,14 +474,16 @@ def test_a_kind_the_memory_names_values_with_tells_other_kinds_apart_beyond_the_
 
 def test_the_lexicon_finds_lemmas_by_binary_search_and_undoes_inflections(tmp_path):
     path = tmp_path / "lexicon.tsv"
-    path.write_text("capital\tcapital\t\tassets | seat of government\ndirect\tdirect director manage\t\t\n"
-                    "director\tdirector manager\t\t\ngo\tgo leave\t\t\npass\tpass\t\t\n"
-                    "pass_away\tdie expire\t\t\nwent\t\tgo\t\n")
+    # lemma, synonyms, derived words, base forms, definitions
+    path.write_text("capital\tcapital\t\t\tassets | seat of government\ndirect\tdirect\tdirector manage\t\t\n"
+                    "director\tdirector manager\tdirect\t\t\ngo\tgo leave\t\t\t\npass\tpass\t\t\t\n"
+                    "pass_away\tdie expire\t\t\t\nwent\t\t\tgo\t\n")
     lexicon = cmc.Lexicon(path)
     assert lexicon.bases("directed") == ["direct"] and lexicon.bases("went") == ["go"]
     assert lexicon.bases("lantern") == [] and lexicon.entry("zebra") is None and lexicon.entry("aardvark") is None
     assert {"die", "expire"} <= lexicon.related(("she", "passed", "away")), "a run of words is one lemma"
-    assert lexicon.related(("the", "director", "of")) == {"director", "manager"}
+    assert lexicon.related(("the", "director", "of")) == {"director", "manager", "direct"}
+    assert lexicon.synonyms("directors") == {"director", "manager"} and lexicon.synonyms("director") == {"manager"}
     assert lexicon.defines(("capitals",), ["seat", "of", "government"])
     assert not lexicon.defines(("capital",), ["seat", "of", "gov"]), "whole words of a definition"
     assert not lexicon.defines(("director",), ["seat", "of", "government"])
@@ -490,6 +492,7 @@ def test_the_lexicon_finds_lemmas_by_binary_search_and_undoes_inflections(tmp_pa
     assert "manager" in cmc.LEXICON.related(("director",)) and "found" in cmc.LEXICON.related(("established",))
     assert {"die", "expire"} <= cmc.LEXICON.related(("passed", "away"))
     assert cmc.LEXICON.defines(("head", "of", "state"), ["chief", "public", "representative"])
+    assert "married" in cmc.LEXICON.synonyms("spouse") and "work" in cmc.LEXICON.synonyms("occupation")
 
 
 def test_a_word_a_record_says_in_other_words_breaks_a_tie(db):
@@ -501,6 +504,10 @@ def test_a_word_a_record_says_in_other_words_breaks_a_tie(db):
     put(db, "Tom Reed died in the city of Oslo.", ("Tom Reed", "died_in", "Oslo"))
     put(db, "Tom Reed was born in the city of Bergen.", ("Tom Reed", "born_in", "Bergen"))
     assert ranked(db, "In which city did Tom Reed pass away?")[0] == "Oslo"
+    put(db, "Ada Moss is married to Bo Li.", ("Ada Moss", "married_to", "Bo Li"))
+    put(db, "Ada Moss works with Cy Ray.", ("Ada Moss", "works_with", "Cy Ray"))
+    # "married" is a synonym of the question's "spouse" ("married person"), not of the record's words
+    assert ranked(db, "Who is the spouse of Ada Moss?")[0] == "Bo Li"
 
 
 def test_a_run_of_question_words_a_definition_says_is_explained(db):
