@@ -2278,6 +2278,7 @@ _LEMMA_RUN = (2, 3, 4)  # multiword lemmas looked for in a record ("head of stat
 
 @dataclass(frozen=True)
 class Lemma:
+    key: str  # "head_of_state"
     synonyms: tuple[str, ...]  # the words of its senses' lemmas ("spouse": married, partner, ...)
     derived: tuple[str, ...]  # the words of derivationally related lemmas ("director": manage)
     bases: tuple[str, ...]  # for an irregular form: the lemmas it inflects ("went": go)
@@ -2311,7 +2312,7 @@ class Lexicon:
             end = len(text) if end < 0 else end
             found, synonyms, derived, bases, definitions = (text[start:end].decode("utf-8").split("\t") + [""] * 4)[:5]
             if found.encode() == key:
-                return Lemma(tuple(synonyms.split()), tuple(derived.split()), tuple(bases.split()),
+                return Lemma(found, tuple(synonyms.split()), tuple(derived.split()), tuple(bases.split()),
                              tuple(definitions.split(" | ")) if definitions else ())
             if found.encode() < key:
                 lo = end + 1
@@ -2362,9 +2363,11 @@ class Lexicon:
 
     def defines(self, words: tuple[str, ...], run: Sequence[str]) -> bool:
         """Whether the definition of a lemma the words say says the run of words ("seat of
-        government" for "capital")."""
+        government" for "capital"), and the run is not worded like the lemma itself: "head of
+        state" is defined as one "who may also be head of government", which is another thing."""
         said = f" {' '.join(run)} "
-        return any(said in f" {d} " for lemma in self.lemmas(words) for d in lemma.definitions)
+        return any(said in f" {d} " for lemma in self.lemmas(words) if not set(run) & set(lemma.key.split("_"))
+                   for d in lemma.definitions)
 
 
 LEXICON = Lexicon()

@@ -517,6 +517,10 @@ def test_a_run_of_question_words_a_definition_says_is_explained(db):
     put(db, "Eli Park was born in the city of Aros.", ("Eli Park", "born_in", "Aros"))
     # "capital" is defined as a seat of government; the head of government only says "government"
     assert ranked(db, "Which city is the seat of government of the country Ada Moss is a citizen of?")[0] == "Vester"
+    # "head of state" is defined as one "who may also be head of government": another thing
+    put(db, "The name of the current head of state in Norland is Ola Ek.", ("Norland", "head_of_state", "Ola Ek"))
+    assert ranked(db, "Who is the head of government of the country Ada Moss is a citizen of?")[0] == "Eli Park"
+    assert cmc.LEXICON.defines(("head", "of", "state"), ["head", "of", "government"]) is False
 
 
 def test_words_a_hop_to_a_value_of_another_kind_explains_are_not_the_answers(db):
