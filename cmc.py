@@ -2538,8 +2538,9 @@ def _describing(question_words: Sequence[str], name: str) -> set[str]:
 # a path read as written (measured with bench/ranking.py, docs/results.md).
 BACKWARDS_COST = 1.5
 
-# A question word a hop says only in other words (a synonym in LEXICON) is worth this much: enough
-# to break a tie between paths, never as much as a word said.
+# A question word a hop says only in other words (a synonym or derived word of its record's own
+# words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
+# a word said.
 LEXICAL_WEIGHT = 0.2
 # A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
 # again: the question's word is the one given, in whichever of its senses.
@@ -2581,18 +2582,18 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     question's answer kind is a noun the records themselves name values' kinds with ("In which
     *city* …" and "… died in the city of London"), a value its record names as of that kind
     gains ½ and one it names as of another kind ("… is located in the continent of Europe")
-    pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a value its record names as of a kind the question gives to something else
-    ("Where did *the religion* of … begin?" and "… raised in the religion of Zenism": Zenism is
-    on the way), and any value a record names the kind of, for a question that asks who. A hop
+    pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a
+    value its record names as of a kind the question gives to something else ("Where did *the
+    religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
+    any value a record names the kind of, for a question that asks who. A hop
     read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
     is the one the question asks for, or the record says the kind asked for ("In Norland, the
     official language is Lorem", read from Lorem for "In what language …"), the path went on past
-    the answer and pays 1. A path whose
-    last hop explains only words of a phrase the question makes the subject of a verb of its own
-    (after do-support or a relative word: "Which profession does *the chairperson* of X belong
-    to?", "the school where *the author* of X studied") ends at what the question asks about,
-    not at its answer, and pays 1."""
+    the answer and pays 1. A path whose last hop explains only words of a phrase the question
+    makes the subject of a verb of its own (after do-support or a relative word: "Which
+    profession does *the chairperson* of X belong to?", "the school where *the author* of X
+    studied") ends at what the question asks about, not at its answer, and pays 1."""
     question_words = words_of(question)
     asked = _content_of(question_words)
     anchor_words = {w for a in anchors for w in a.split()}
@@ -2635,7 +2636,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # the question words left that a synonym of the record's own words says ("pass away" for
         # "died", "established" for "founded by", "manages" for "director")
         other = asked - says[id(e)]
-        in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in LEXICON.related(own))} if other else set()
+        related = LEXICON.related(own) if other else set()
+        in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in related)}
         # and those a synonym of which the record says ("spouse": "married person", for "is married to")
         own_words = [w for w in own if len(w) >= 3 and w not in _QUESTION_STOPWORDS and w not in _PREPOSITIONS]
         in_synonyms[id(e)] = {w for w in other - in_other_words[id(e)]
