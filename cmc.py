@@ -2537,6 +2537,24 @@ def _describing(question_words: Sequence[str], name: str) -> set[str]:
 # that it was worded value first: it must explain more than one word more of the question than
 # a path read as written (measured with bench/ranking.py, docs/results.md).
 BACKWARDS_COST = 1.5
+# … unless its record puts one active verb between its names ("Ernst Heinkel directs ABC", "Ana
+# leads the Norland government"): such a sentence is as often the second name's fact as the
+# first's (ABC has one director), so reading it backwards is a smaller guess.
+ACTIVE_BACKWARDS_COST = 1.0
+
+
+def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
+    """What a fact read backwards after the first hop costs: ACTIVE_BACKWARDS_COST when its record
+    says one verb between its names, an article or a pre-verb adverb aside, else BACKWARDS_COST."""
+    text = texts.get(hop.serial, "")
+    # read backwards, the hop's value is the record's subject, which it names first
+    start, end = text.find(hop.object_text), text.find(hop.subject_text)
+    if 0 <= start and start + len(hop.object_text) <= end:
+        between = [w for w in words_of(text[start + len(hop.object_text):end])
+                   if w not in _PRE_VERB_ADVERBS and w not in _ARTICLES]
+        if len(between) == 1 and _verb_form(between[0]):
+            return ACTIVE_BACKWARDS_COST
+    return BACKWARDS_COST
 
 # A question word a hop says only in other words (a synonym or derived word of its record's own
 # words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
@@ -2585,8 +2603,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a
     value its record names as of a kind the question gives to something else ("Where did *the
     religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
-    any value a record names the kind of, for a question that asks who. A hop
-    read backwards after the first pays BACKWARDS_COST, and the kind its record names the hop's
+    any value a record names the kind of, for a question that asks who. A hop read backwards
+    after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
+    verb between its names: "Ernst Heinkel directs ABC"), and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
     is the one the question asks for, or the record says the kind asked for ("In Norland, the
     official language is Lorem", read from Lorem for "In what language …"), the path went on past
@@ -2706,7 +2725,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
         synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
         score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
-                 - 0.1 * len(path) - last_penalty - BACKWARDS_COST * sum(hop.reverse for hop in path[1:])
+                 - 0.1 * len(path) - last_penalty - sum(_backwards_cost(hop, texts) for hop in path[1:] if hop.reverse)
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],

@@ -540,3 +540,25 @@ def test_a_hop_read_backwards_that_says_the_kind_asked_for_went_past_the_answer(
     # read from Lorem, the record says Lorem is a language: Norland is past the answer
     assert ranked(db, "In what language does Bo Li officially write?")[0] == "Lorem"
     assert ranked(db, "Which country has Lorem as its official language?")[0] == "Norland"
+
+
+def test_a_fact_with_one_active_verb_between_its_names_is_read_backwards_more_cheaply(db):
+    put(db, "Night Owls was first aired on Lumen Radio.", ("Night Owls", "aired_on", "Lumen Radio"))
+    put(db, "Lumen Radio is owned by Nordic Media.", ("Lumen Radio", "owner", "Nordic Media"))
+    put(db, "Ivo Marsh directs Lumen Radio.", ("Ivo Marsh", "directs", "Lumen Radio"))
+    question = "Who is the director of the broadcaster that first aired Night Owls?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    candidates = cmc.rank_candidates(question, anchors, edges, dict(evidence.records))
+    # "directs" is the one word between the names: Lumen Radio's director, read backwards, is
+    # offered to the reader beside the owner (a hop worded otherwise)
+    assert {c["answer"] for c in cmc.choice_window(candidates)} == {"Ivo Marsh", "Nordic Media"}
+    hop = next(e for e in edges if e.object == "ivo marsh")
+    assert hop.reverse and cmc._backwards_cost(hop, dict(evidence.records)) == 1.0
+    veep = cmc.Edge("german", "written_in", "veep", 4, 1, "German", "Veep", reverse=True)
+    assert cmc._backwards_cost(veep, {4: "Veep was written in German."}) == 1.5, "a passive"
+    lead = cmc.Edge("norland", "leads", "ana", 5, 1, "Norland", "Ana", reverse=True)
+    assert cmc._backwards_cost(lead, {5: "Ana now leads the Norland government."}) == 1.0
+    near = cmc.Edge("tarn", "near", "kesh", 6, 1, "Tarn", "Kesh", reverse=True)
+    assert cmc._backwards_cost(near, {6: "Kesh lies near Tarn."}) == 1.5, "a verb and a preposition"
+    beside = cmc.Edge("tarn", "beside", "kesh", 7, 1, "Tarn", "Kesh", reverse=True)
+    assert cmc._backwards_cost(beside, {7: "Kesh beside Tarn."}) == 1.5, "no verb"
