@@ -2283,6 +2283,7 @@ class Lemma:
     derived: tuple[str, ...]  # the words of derivationally related lemmas ("director": manage)
     bases: tuple[str, ...]  # for an irregular form: the lemmas it inflects ("went": go)
     definitions: tuple[str, ...]  # lowercase, without articles
+    noun_kinds: tuple[str, ...] = ()  # lexicographer files of its noun senses ("birthplace": location)
 
 
 class Lexicon:
@@ -2310,10 +2311,10 @@ class Lexicon:
             start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
             end = text.find(b"\n", start)
             end = len(text) if end < 0 else end
-            found, synonyms, derived, bases, definitions = (text[start:end].decode("utf-8").split("\t") + [""] * 4)[:5]
+            found, synonyms, derived, bases, definitions, kinds = (text[start:end].decode("utf-8").split("\t") + [""] * 5)[:6]
             if found.encode() == key:
                 return Lemma(found, tuple(synonyms.split()), tuple(derived.split()), tuple(bases.split()),
-                             tuple(definitions.split(" | ")) if definitions else ())
+                             tuple(definitions.split(" | ")) if definitions else (), tuple(kinds.split()))
             if found.encode() < key:
                 lo = end + 1
             else:
@@ -2321,7 +2322,7 @@ class Lexicon:
         return None
 
     def _is_lemma(self, key: str) -> bool:
-        return bool((e := self.entry(key)) and (e.synonyms or e.derived or e.definitions))
+        return bool((e := self.entry(key)) and (e.synonyms or e.derived or e.definitions or e.noun_kinds))
 
     def bases(self, word: str) -> list[str]:
         """The lemmas an English word form may be: itself, WordNet's listed irregular forms
@@ -2360,6 +2361,35 @@ class Lexicon:
     def synonyms(self, word: str) -> set[str]:
         """The synonyms of the lemmas one word may be, less the word ("spouse": married, partner)."""
         return {r for b in self.bases(word) for r in self.entry(b).synonyms} - {word}
+
+    def _noun_at(self, words: Sequence[str]) -> Lemma | None:
+        """The noun a noun phrase ends in, adjectives before it skipped ("official *language* is",
+        "the *head of state* of"): the longest noun lemma at a word that ends the phrase (the
+        last word, or one before a preposition or verb of being)."""
+        for j, w in enumerate(words):
+            for n in sorted(_LEMMA_RUN + (1,), reverse=True):
+                run = list(words[j:j + n])
+                if len(run) < n:
+                    continue
+                for last in dict.fromkeys([run[-1], *self.bases(run[-1])]):
+                    lemma = self.entry("_".join(run[:-1] + [last]))
+                    ends = n > 1 or j + 1 == len(words) or words[j + 1] in _PREPOSITIONS | _EDGE_WORDS
+                    if lemma and lemma.noun_kinds and ends:
+                        return lemma
+            if w in _PREPOSITIONS or w in _EDGE_WORDS:
+                return None
+        return None
+
+    def describes_a_person(self, words: tuple[str, ...]) -> bool | None:
+        """Whether the nouns a record's own words open with a determiner ("Beacon is *the
+        birthplace* of …", "… has Bo as *its founder*", "*the official language* is …") name
+        people: True when one does (a WordNet person noun), False when all name things of other
+        kinds (a place, a language), None when the words open no noun."""
+        kinds = [lemma.noun_kinds for i, w in enumerate(words[:-1]) if w in _DETERMINERS or w == "its"
+                 if (lemma := self._noun_at(words[i + 1:]))]
+        if not kinds:
+            return None
+        return any("person" in k[:2] or k[:1] == ("Tops",) for k in kinds)
 
     def defines(self, words: tuple[str, ...], run: Sequence[str]) -> bool:
         """Whether the definition of a lemma the words say says the run of words ("seat of
@@ -2603,7 +2633,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a
     value its record names as of a kind the question gives to something else ("Where did *the
     religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
-    any value a record names the kind of, for a question that asks who. A hop read backwards
+    any value a record names the kind of, for a question that asks who, or names with a noun
+    WordNet files under no person ("Beacon is *the birthplace* of …"). A hop read backwards
     after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
     verb between its names: "Ernst Heinkel directs ABC"), and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
@@ -2720,6 +2751,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
         if named and asks_who:
             kind_fit -= 1
+        elif asks_who and LEXICON.describes_a_person(tuple(wording[id(e)])) is False:
+            kind_fit -= 1  # "Beacon is the birthplace of …" names a place, not a person
         if last and last <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered

@@ -6,13 +6,15 @@
 One line per WordNet lemma (lowercase, words joined by "_"), sorted by byte value so cmc can
 look a word up by binary search without loading the file:
 
-    lemma <TAB> synonyms <TAB> derived words <TAB> base forms <TAB> definitions
+    lemma <TAB> synonyms <TAB> derived words <TAB> base forms <TAB> definitions <TAB> noun kinds
 
 The synonyms of a lemma are the words of the lemmas of its first SENSES senses in each part of
 speech ("spouse": partner, married, person, mate, ...); its derived words those of the lemmas
 those senses are derivationally related to ("manager" for "manage", "founder" for "found"). Base forms are given for an inflected form WordNet lists as
 an exception ("went": go). The definitions are those senses' glosses without their examples,
 lowercase, without articles, separated by " | " ("capital": "... | seat of government | ...").
+The noun kinds are the lexicographer files of its first SENSES noun senses ("birthplace":
+location location; "director": person person person).
 """
 import re
 import sys
@@ -21,6 +23,12 @@ from pathlib import Path
 SENSES = 3
 PARTS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 ARTICLES = {"a", "an", "the"}
+# WordNet's lexicographer files of nouns (lexnames(5)), by number
+NOUN_FILES = {3: "Tops", 4: "act", 5: "animal", 6: "artifact", 7: "attribute", 8: "body", 9: "cognition",
+              10: "communication", 11: "event", 12: "feeling", 13: "food", 14: "group", 15: "location",
+              16: "motive", 17: "object", 18: "person", 19: "phenomenon", 20: "plant", 21: "possession",
+              22: "process", 23: "quantity", 24: "relation", 25: "shape", 26: "state", 27: "substance",
+              28: "time"}
 STOP = set("""a an the of in on at to for from by with and or as is are be being been was were that which
 who whom whose this these those it its one ones""".split())
 LEMMA = re.compile(r"^[a-z][a-z0-9_'.-]*$")
@@ -48,7 +56,7 @@ def read_synsets(root: Path) -> dict:
                     pointers.append(("a" if tpos == "s" else tpos, offset, int(source_target[2:], 16)))
             gloss = re.split(r';\s*"|^"', line.partition(" | ")[2].strip())[0].split(";")[0]
             definition = " ".join(w for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", gloss.lower()) if w not in ARTICLES)
-            synsets[pos, fields[0]] = (lemmas, pointers, definition)
+            synsets[pos, fields[0]] = (lemmas, pointers, definition, NOUN_FILES.get(int(fields[1])) if pos == "n" else None)
     return synsets
 
 
@@ -79,9 +87,11 @@ def main() -> None:
     synsets, senses, bases = read_synsets(root), read_index(root), read_exceptions(root)
     lines = {}
     for lemma, found in senses.items():
-        synonyms, derived, definitions = set(), set(), []
+        synonyms, derived, definitions, kinds = set(), set(), [], []
         for key in found:
-            lemmas, pointers, definition = synsets[key]
+            lemmas, pointers, definition, kind = synsets[key]
+            if kind:
+                kinds.append(kind)
             if definition and definition not in definitions:
                 definitions.append(definition)
             for other in lemmas:
@@ -90,11 +100,12 @@ def main() -> None:
                 target = synsets.get((tpos, offset))
                 if target and 0 < word <= len(target[0]):
                     derived.update(words(target[0][word - 1]))
-        lines[lemma] = [" ".join(sorted(synonyms)), " ".join(sorted(derived - synonyms)), "", " | ".join(definitions)]
+        lines[lemma] = [" ".join(sorted(synonyms)), " ".join(sorted(derived - synonyms)), "", " | ".join(definitions),
+                        " ".join(kinds)]
     for form, base in bases.items():
         base = [b for b in base if b in senses and b != form]
         if base:
-            lines.setdefault(form, ["", "", "", ""])[2] = " ".join(base)
+            lines.setdefault(form, ["", "", "", "", ""])[2] = " ".join(base)
     out = Path(__file__).resolve().parent / "wordnet.tsv"
     kept = [(k, v) for k, v in lines.items() if LEMMA.match(k) and any(v)]
     with open(out, "w", encoding="ascii", errors="ignore", newline="\n") as f:

@@ -562,3 +562,15 @@ def test_a_fact_with_one_active_verb_between_its_names_is_read_backwards_more_ch
     assert cmc._backwards_cost(near, {6: "Kesh lies near Tarn."}) == 1.5, "a verb and a preposition"
     beside = cmc.Edge("tarn", "beside", "kesh", 7, 1, "Tarn", "Kesh", reverse=True)
     assert cmc._backwards_cost(beside, {7: "Kesh beside Tarn."}) == 1.5, "no verb"
+
+
+def test_who_asks_for_a_person_not_a_value_its_record_names_with_a_noun_of_another_kind(db):
+    put(db, "Ana Ruiz is affiliated with the religion of Zenism.", ("Ana Ruiz", "religion", "Zenism"))
+    put(db, "Zenism has Bo Li as its founder.", ("Zenism", "founder", "Bo Li"))
+    put(db, "Beacon is the birthplace of Bo Li.", ("Bo Li", "birthplace", "Beacon"))
+    # "the birthplace" is a place (WordNet files it under location), "its founder" a person
+    assert ranked(db, "Who is the person responsible for founding the religion that Ana Ruiz follows?")[0] == "Bo Li"
+    assert ranked(db, "Where was the founder of the religion of Ana Ruiz born?")[0] == "Beacon"
+    said = [tuple(cmc.words_of(t)) for t in ("is the birthplace of", "has as its founder", "is married to",
+                                             "in , the official language is", "is the head of state of")]
+    assert [cmc.LEXICON.describes_a_person(w) for w in said] == [False, True, None, False, True]
