@@ -995,16 +995,22 @@ def _doubt(between: str) -> str:
     return ""
 
 
+def _sole_verb(between: str, aside: set[str] = _PRE_VERB_ADVERBS) -> str:
+    """The verb that is the only word between a record's two names, the words `aside` aside
+    ("directs" in "X directs Y", "now leads" with the adverbs), or ''."""
+    words = [w for w in words_of(between) if w not in aside]
+    return words[0] if len(words) == 1 and _verb_form(words[0]) else ""
+
+
 def _holds_role(between: str, relation: str) -> bool:
     """Whether "X directs Y" was named `director`: the only word between the two names is a verb
     and the relation is its agent noun (director, manager, chairperson), the role X holds for
     Y. Then the fact is Y's, as "The director of Y is X" says it: Y has one director at a time,
     who may direct more than one thing. (Named after the verb itself, "performed", it stays as
     written.)"""
-    words = [w for w in words_of(between) if w not in _PRE_VERB_ADVERBS]
-    if len(words) != 1 or not _verb_form(words[0]):
+    verb = _sole_verb(between)
+    if not verb:
         return False
-    verb = words[0]
     stems = {verb[:-2], verb[:-1]} if verb.endswith(("es", "ed")) else {verb[:-1]} if verb.endswith("s") else set()
     name = relation_key(relation)
     # an agent suffix: "support" for "Sam supports Arsenal" names what Sam does, not a role
@@ -2276,6 +2282,11 @@ _LEMMA_CACHE = 1 << 16  # wordings whose lemmas a long-lived process keeps
 _LEMMA_RUN = (2, 3, 4)  # multiword lemmas looked for in a record ("head of state", "pass away")
 
 
+def _lexical(word: str) -> bool:
+    """A word worth looking up in the lexicon: three letters or more, no question or function word."""
+    return len(word) >= 3 and word not in _QUESTION_STOPWORDS and word not in _PREPOSITIONS
+
+
 @dataclass(frozen=True)
 class Lemma:
     key: str  # "head_of_state"
@@ -2341,7 +2352,7 @@ class Lexicon:
         if words not in self._lemmas:
             keys = []
             for i, w in enumerate(words):
-                if len(w) >= 3 and w not in _QUESTION_STOPWORDS and w not in _PREPOSITIONS:
+                if _lexical(w):
                     keys += self.bases(w)
                 for n in _LEMMA_RUN:
                     run = words[i:i + n]
@@ -2367,21 +2378,20 @@ class Lexicon:
         "the *head of state* of"): the longest noun lemma at a word that ends the phrase (the
         last word, or one before a preposition or verb of being)."""
         for j, w in enumerate(words):
-            for n in sorted(_LEMMA_RUN + (1,), reverse=True):
+            for n in (*reversed(_LEMMA_RUN), 1):
                 run = list(words[j:j + n])
-                if len(run) < n:
+                if len(run) < n or not (n > 1 or j + 1 == len(words) or words[j + 1] in _PREPOSITIONS | _EDGE_WORDS):
                     continue
                 for last in dict.fromkeys([run[-1], *self.bases(run[-1])]):
                     lemma = self.entry("_".join(run[:-1] + [last]))
-                    ends = n > 1 or j + 1 == len(words) or words[j + 1] in _PREPOSITIONS | _EDGE_WORDS
-                    if lemma and lemma.noun_kinds and ends:
+                    if lemma and lemma.noun_kinds:
                         return lemma
             if w in _PREPOSITIONS or w in _EDGE_WORDS:
                 return None
         return None
 
     def describes_a_person(self, words: tuple[str, ...]) -> bool | None:
-        """Whether the nouns a record's own words open with a determiner ("Beacon is *the
+        """Whether the nouns a record's own words open with a determiner ("Aros is *the
         birthplace* of …", "… has Bo as *its founder*", "*the official language* is …") name
         people: True when one does (a WordNet person noun), False when all name things of other
         kinds (a place, a language), None when the words open no noun."""
@@ -2567,9 +2577,9 @@ def _describing(question_words: Sequence[str], name: str) -> set[str]:
 # that it was worded value first: it must explain more than one word more of the question than
 # a path read as written (measured with bench/ranking.py, docs/results.md).
 BACKWARDS_COST = 1.5
-# … unless its record puts one active verb between its names ("Ernst Heinkel directs ABC", "Ana
-# leads the Norland government"): such a sentence is as often the second name's fact as the
-# first's (ABC has one director), so reading it backwards is a smaller guess.
+# … unless its record puts one active verb between its names ("Ivo Marsh directs Lumen Radio",
+# "Ana leads the Norland government"): such a sentence is as often the second name's fact as the
+# first's (Lumen Radio has one director), so reading it backwards is a smaller guess.
 ACTIVE_BACKWARDS_COST = 1.0
 
 
@@ -2579,11 +2589,9 @@ def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
     text = texts.get(hop.serial, "")
     # read backwards, the hop's value is the record's subject, which it names first
     start, end = text.find(hop.object_text), text.find(hop.subject_text)
-    if 0 <= start and start + len(hop.object_text) <= end:
-        between = [w for w in words_of(text[start + len(hop.object_text):end])
-                   if w not in _PRE_VERB_ADVERBS and w not in _ARTICLES]
-        if len(between) == 1 and _verb_form(between[0]):
-            return ACTIVE_BACKWARDS_COST
+    if 0 <= start and start + len(hop.object_text) <= end \
+            and _sole_verb(text[start + len(hop.object_text):end], _PRE_VERB_ADVERBS | _ARTICLES):
+        return ACTIVE_BACKWARDS_COST
     return BACKWARDS_COST
 
 # A question word a hop says only in other words (a synonym or derived word of its record's own
@@ -2634,9 +2642,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     value its record names as of a kind the question gives to something else ("Where did *the
     religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
     any value a record names the kind of, for a question that asks who, or names with a noun
-    WordNet files under no person ("Beacon is *the birthplace* of …"). A hop read backwards
+    WordNet files under no person ("Aros is *the birthplace* of …"). A hop read backwards
     after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
-    verb between its names: "Ernst Heinkel directs ABC"), and the kind its record names the hop's
+    verb between its names: "Ivo Marsh directs Lumen Radio"), and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
     is the one the question asks for, or the record says the kind asked for ("In Norland, the
     official language is Lorem", read from Lorem for "In what language …"), the path went on past
@@ -2660,9 +2668,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     bare = [w for w in question_words if w not in _ARTICLES]
     runs = [bare[i:i + n] for n in _LEMMA_RUN for i in range(len(bare) - n + 1)
             if not {bare[i], bare[i + n - 1]} & (_QUESTION_STOPWORDS | _PREPOSITIONS)]
+    synonyms = {w: LEXICON.synonyms(w) for w in asked}  # "spouse": married, partner, …
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind, start_kind, wording, in_other_words, in_synonyms = {}, {}, {}, {}, {}
+    named_kind, start_kind, wording, in_other_words, in_synonyms, back_cost = {}, {}, {}, {}, {}, {}
     for e in edges:
         text = texts.get(e.serial, "")
         said = text.replace(e.subject_text, " ")
@@ -2678,10 +2687,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                        | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
         # what the record says besides its two names ("was founded by"): an update of a fact is
         # worded the same or says a change (see choice_window)
-        wording[id(e)] = _words_outside(text, e.subject_text, e.object_text)
+        wording[id(e)] = own = tuple(_words_outside(text, e.subject_text, e.object_text))
         # a run of question words the definition of the record's own words says: "seat of
         # government" for "capital", "chief public representative" for "head of state"
-        own = tuple(wording[id(e)])
         says[id(e)] |= asked & {w for run in runs if LEXICON.defines(own, run) for w in run}
         # the question words left that a synonym of the record's own words says ("pass away" for
         # "died", "established" for "founded by", "manages" for "director")
@@ -2689,9 +2697,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         related = LEXICON.related(own) if other else set()
         in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in related)}
         # and those a synonym of which the record says ("spouse": "married person", for "is married to")
-        own_words = [w for w in own if len(w) >= 3 and w not in _QUESTION_STOPWORDS and w not in _PREPOSITIONS]
+        own_words = [w for w in own if _lexical(w)]
         in_synonyms[id(e)] = {w for w in other - in_other_words[id(e)]
-                              if any(_same_word(o, r) for r in LEXICON.synonyms(w) for o in own_words)}
+                              if any(_same_word(o, r) for r in synonyms[w] for o in own_words)}
+        back_cost[id(e)] = _backwards_cost(e, texts) if e.reverse else 0.0
         named_kind[id(e)] = kind_named_before(text, e.object_text)
         start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
@@ -2751,14 +2760,14 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
         if named and asks_who:
             kind_fit -= 1
-        elif asks_who and LEXICON.describes_a_person(tuple(wording[id(e)])) is False:
-            kind_fit -= 1  # "Beacon is the birthplace of …" names a place, not a person
+        elif asks_who and LEXICON.describes_a_person(wording[id(e)]) is False:
+            kind_fit -= 1  # "Aros is the birthplace of …" names a place, not a person
         if last and last <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
         synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
         score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
-                 - 0.1 * len(path) - last_penalty - sum(_backwards_cost(hop, texts) for hop in path[1:] if hop.reverse)
+                 - 0.1 * len(path) - last_penalty - sum(back_cost[id(hop)] for hop in path[1:])
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],
