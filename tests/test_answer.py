@@ -4,10 +4,13 @@ from conftest import FakeModel, put
 import cmc
 
 
-def ranked(db, question):
+def candidates(db, question):
     anchors, edges, evidence = cmc.select_evidence(db, question)
-    return [c["answer"] for c in cmc.rank_candidates(question, anchors, edges, dict(evidence.records),
-                                                      evidence.kind_named)]
+    return cmc.rank_candidates(question, anchors, edges, dict(evidence.records), evidence.kind_named)
+
+
+def ranked(db, question):
+    return [c["answer"] for c in candidates(db, question)]
 
 
 def test_the_last_hop_answers_with_a_derived_word(db):
@@ -459,9 +462,7 @@ def test_a_kind_the_memory_names_values_with_tells_other_kinds_apart_beyond_the_
     question = "In which city is the capital of the country of Ada Moss located?"
 
     def scores():
-        anchors, edges, evidence = cmc.select_evidence(db, question)
-        ranked = cmc.rank_candidates(question, anchors, edges, dict(evidence.records), evidence.kind_named)
-        return {c["answer"]: c["score"] for c in ranked}
+        return {c["answer"]: c["score"] for c in candidates(db, question)}
     assert not cmc.names_kind(db, "city")
     before = scores()
     put(db, "Bo Li was born in the city of Leeds.", ("Bo Li", "born_in", "Leeds"))  # not on the way
@@ -547,11 +548,10 @@ def test_a_fact_with_one_active_verb_between_its_names_is_read_backwards_more_ch
     put(db, "Lumen Radio is owned by Nordic Media.", ("Lumen Radio", "owner", "Nordic Media"))
     put(db, "Ivo Marsh directs Lumen Radio.", ("Ivo Marsh", "directs", "Lumen Radio"))
     question = "Who is the director of the broadcaster that first aired Night Owls?"
-    anchors, edges, evidence = cmc.select_evidence(db, question)
-    candidates = cmc.rank_candidates(question, anchors, edges, dict(evidence.records))
     # "directs" is the one word between the names: Lumen Radio's director, read backwards, is
     # offered to the reader beside the owner (a hop worded otherwise)
-    assert {c["answer"] for c in cmc.choice_window(candidates)} == {"Ivo Marsh", "Nordic Media"}
+    assert {c["answer"] for c in cmc.choice_window(candidates(db, question))} == {"Ivo Marsh", "Nordic Media"}
+    _, edges, evidence = cmc.select_evidence(db, question)
     hop = next(e for e in edges if e.object == "ivo marsh")
     assert hop.reverse and cmc._backwards_cost(hop, dict(evidence.records)) == 1.0
     veep = cmc.Edge("german", "written_in", "veep", 4, 1, "German", "Veep", reverse=True)
