@@ -1513,6 +1513,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         if how == "model":
             row["relation"] = _kind_relation(db, row, ex.serial)
             row["relation"] = _said_relation(db, row, text)
+            row["relation"] = _changed_relation(db, row, text)
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
         resolve_assertion(db, row)
@@ -1608,20 +1609,56 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     our_words = _words_outside(text, row["subject"], row["object"])
     their_words = _words_outside(old["text"], old["subject"], old["object"])
     ours, theirs = _says(our_words, name), _says(their_words, name) or _says_change(their_words)
-    if ours == theirs:
+    past = _says_past(their_words)  # "Raj studied in Mumbai." then "Raj lives in Pune.", both `school`
+    if ours == theirs and (ours or past == _says_past(our_words)):
         return row["relation"]
     if not ours:
         # "Sam now supports Chelsea." copied as lives_in: it says another fact of Sam's, support
         said = [r for (r,) in db.execute(SUBJECT_RELATIONS, row) if _says(our_words, _name_words(r))]
         if len(said) == 1:
             return said[0]
-        if _says_change(our_words):  # a change: the copy stands
+        # a change of a fact told in the present, to a value not known to be of another kind
+        # than the one it replaces ("Bo moved to Paris." copied from "Bo works at Initech."): the
+        # copy stands
+        kind = LEXICON.first_noun_kind(row["object"])
+        if _says_change(our_words) and not past and kind in ("", LEXICON.first_noun_kind(old["object"])):
             return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
     own = _own_relation(db, old["text"], old["subject"], old["object"], old["serial"])
     if own:
         relabel_assertions(db, old["serial"], row["relation"], own)
     return row["relation"]
+
+
+def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
+    """A record that says a change ("Tom moved to Cardiff.") under a relation its subject has no
+    value for restates the one current fact of its subject whose value is the same kind of thing
+    (the kind of the first noun sense WordNet gives each name: Bristol and Cardiff are places,
+    Acme is a state of being) and is told in the present ("was born in Leeds" is not), when
+    exactly one is: read alone, without earlier records to copy
+    a name from, a small model names the fact after its verb (`moved_to`), and "Where does Tom
+    live?" would still find Bristol. A value of unknown kind, or two of the same kind, change
+    nothing. Returns the record's relation."""
+    if db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return row["relation"]
+    kind = LEXICON.first_noun_kind(row["object"])
+    if not kind or not _says_change(_words_outside(text, row["subject"], row["object"])):
+        return row["relation"]
+    same = {old["relation"] for old in db.execute(SUBJECT_EDGES, row)
+            if old["relation"] != row["relation"] and LEXICON.first_noun_kind(old["object"]) == kind
+            and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))}
+    return same.pop() if len(same) == 1 else row["relation"]
+
+
+_PAST_WORDS = {"was", "were", "had", "did", "born"}
+
+
+def _says_past(words: Sequence[str]) -> bool:
+    """Whether a record's words put its fact in the past ("was born in", "studied at"): an event
+    that happened stays so, whatever changes later. A change told in the past ("moved to",
+    "switched to") is the state it brought about."""
+    return not _says_change(words) and any(
+        w in _PAST_WORDS or w in _IRREGULAR_PASTS or (w.endswith("ed") and w.isalpha()) for w in words)
 
 
 SUBJECT_RELATIONS = """
@@ -2389,6 +2426,16 @@ class Lexicon:
             if w in _PREPOSITIONS or w in _EDGE_WORDS:
                 return None
         return None
+
+    def first_noun_kind(self, name: str) -> str:
+        """The kind of thing a name's first WordNet noun sense is ("Cardiff": location), or that
+        of its last word ("the city *library*", "*Room* 12": artifact), or ''."""
+        words = words_of(name)
+        for key in dict.fromkeys(["_".join(words), *[w for w in words if w.isalpha()][-1:]]):
+            lemma = self.entry(key)
+            if lemma and lemma.noun_kinds:
+                return lemma.noun_kinds[0]
+        return ""
 
     def describes_a_person(self, words: tuple[str, ...]) -> bool | None:
         """Whether the nouns a record's own words open with a determiner ("Aros is *the

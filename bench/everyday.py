@@ -167,6 +167,26 @@ SCENARIOS = [
      [("chain", "Which company employs the designer of our logo?", ["Lumen Labs"])]),
     (["Our album came out on Skyline Records.", "Dana Reyes runs Skyline Records.", "Omar Haddad now runs Skyline Records."],
      [("chain", "Who runs the label our album came out on?", ["Omar"])]),
+    # written on 2026-12-04 with the rule that a change restates its subject's fact of the same
+    # kind (a record that says "moved", read alone): a measure of it and of what it must not
+    # touch (a birthplace, a place of study, a workplace), not held out for it
+    (["Ines was born in Madrid.", "Ines lives in Berlin.", "Ines moved to Vienna."],
+     [("keep", "Where was Ines born?", ["Madrid"]), ("reworded", "Where does Ines live?", ["Vienna"])]),
+    (["Lena works at the city library.", "Lena lives in Glasgow.", "Lena relocated to Edinburgh last spring."],
+     [("keep", "Where does Lena work?", ["library"]), ("reworded", "Where does Lena live?", ["Edinburgh"])]),
+    (["Raj studied in Mumbai.", "Raj lives in Pune.", "Raj moved to Chennai."],
+     [("keep", "Where did Raj study?", ["Mumbai"]), ("reworded", "Which city does Raj live in?", ["Chennai"])]),
+    (["The team offsite is in Denver.", "Denver is in Colorado.", "The team offsite was moved to Boston.",
+      "Boston is in Massachusetts."],
+     [("chain", "In which state is the team offsite?", ["Massachusetts"])]),
+    (["Our dentist is Dr. Patel.", "We changed our dentist to Dr. Moreau."],
+     [("reworded", "Who is our dentist?", ["Moreau"])]),
+    (["Eva's office is in Room 12.", "Eva moved to Room 30."],
+     [("reworded", "Where is Eva's office?", ["30"])]),
+    (["Nils lives in Bergen.", "Nils visited Stavanger.", "Nils moved to Oslo."],
+     [("reworded", "Where does Nils live?", ["Oslo"]), ("keep", "Which city did Nils visit?", ["Stavanger"])]),
+    (["Priya's gym is FitHub on King Street.", "Priya switched gyms to CoreLab."],
+     [("reworded", "Which gym does Priya go to?", ["CoreLab"])]),
 ]
 
 

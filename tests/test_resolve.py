@@ -90,6 +90,49 @@ def test_a_copied_name_gives_way_to_the_fact_of_the_subject_the_record_says(db):
     assert current(db) == {("sam", "support"): ("chelsea", 3), ("sam", "lives_in"): ("leeds", 2)}
 
 
+def test_a_copied_name_stands_for_a_change_only_of_a_fact_told_in_the_present_of_the_same_kind(db):
+    # in one batch a small model copies an earlier record's name
+    _model_put(db, "Ines was born in Madrid.", ("Ines", "birth", "Madrid"))
+    _model_put(db, "Ines lives in Berlin.", ("Ines", "lives_in", "Berlin"))
+    _model_put(db, "Ines moved to Vienna.", ("Ines", "birth", "Vienna"))  # a change, but a birth stays
+    _model_put(db, "Lena works at the city library.", ("Lena", "work_at", "city library"))
+    _model_put(db, "Lena lives in Glasgow.", ("Lena", "lives_in", "Glasgow"))
+    _model_put(db, "Lena relocated to Edinburgh.", ("Lena", "work_at", "Edinburgh"))  # a library is no place
+    _model_put(db, "Raj studied in Mumbai.", ("Raj", "school", "Mumbai"))
+    _model_put(db, "Raj lives in Pune.", ("Raj", "school", "Pune"))  # neither says "school": a state after an event
+    _model_put(db, "Kai lives in Leeds.", ("Kai", "lives_in", "Leeds"))
+    _model_put(db, "Kai moved to Quillby.", ("Kai", "lives_in", "Quillby"))  # a place WordNet does not know
+    _model_put(db, "Bo lives in Rome.", ("Bo", "lives_in", "Rome"))
+    _model_put(db, "Bo works at Initech.", ("Bo", "work_at", "Initech"))
+    _model_put(db, "Bo moved to Paris.", ("Bo", "work_at", "Paris"))  # a place, after a name WordNet does not know
+    assert current(db) == {("ines", "birth"): ("madrid", 1), ("ines", "lives_in"): ("vienna", 3),
+                           ("lena", "work_at"): ("city library", 4), ("lena", "lives_in"): ("edinburgh", 6),
+                           ("raj", "school"): ("mumbai", 7), ("raj", "lives_in"): ("pune", 8),
+                           ("kai", "lives_in"): ("quillby", 10), ("bo", "lives_in"): ("paris", 13),
+                           ("bo", "work_at"): ("initech", 12)}
+
+
+def test_a_change_read_alone_restates_its_subjects_fact_with_a_value_of_the_same_kind(db):
+    # one record at a time a small model names a change after its verb: moved_to, not lives_in
+    _model_put(db, "Tom lives in Bristol.", ("Tom", "lives_in", "Bristol"))
+    _model_put(db, "Tom works at Acme.", ("Tom", "works_at", "Acme"))  # Acme: no place in WordNet
+    _model_put(db, "Tom moved to Cardiff.", ("Tom", "moved_to", "Cardiff"))
+    assert current(db) == {("tom", "lives_in"): ("cardiff", 3), ("tom", "works_at"): ("acme", 2)}
+    # no change said, a value of no known kind, or two facts of the same kind: a fact of its own
+    _model_put(db, "Tom visited Oslo.", ("Tom", "visited", "Oslo"))
+    _model_put(db, "Tom relocated to Zorbwick.", ("Tom", "relocated", "Zorbwick"))
+    _model_put(db, "Tom teaches in Leeds.", ("Tom", "teaches_in", "Leeds"))
+    _model_put(db, "Tom has now settled in Lyon.", ("Tom", "settled", "Lyon"))  # Cardiff and Leeds are places
+    assert {r for (_, r) in current(db)} == {"lives_in", "works_at", "visited", "relocated", "teaches_in", "settled"}
+    # a fact told in the past stays; a relation the subject has a value for is updated as named
+    _model_put(db, "Ann was born in Leeds.", ("Ann", "born_in", "Leeds"))
+    _model_put(db, "Ann moved to Cardiff.", ("Ann", "moved_to", "Cardiff"))
+    _model_put(db, "Ann teaches in Paris.", ("Ann", "teaches_in", "Paris"))
+    _model_put(db, "Ann now lives in Oslo.", ("Ann", "moved_to", "Oslo"))
+    assert {k: v for k, v in current(db).items() if k[0] == "ann"} == \
+        {("ann", "born_in"): ("leeds", 8), ("ann", "moved_to"): ("oslo", 11), ("ann", "teaches_in"): ("paris", 10)}
+
+
 def test_a_fact_said_again_in_its_own_words_still_updates(db):
     _model_put(db, "Ana lives in Rome.", ("Ana", "lives_in", "Rome"))
     _model_put(db, "Ana lives in Paris.", ("Ana", "lives_in", "Paris"))
