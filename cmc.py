@@ -2679,7 +2679,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     right before it ("the *book* Dubliners"; another entity the question names is still words
     to explain) and the rest of a relative clause it opens ("the religion that Ana *practiced*":
     the first hop's verb, worded differently) and less the answer's kind and the words beside it
-    (answer_phrase), which describe the answer rather than a hop. A preposition the question puts
+    (answer_phrase), which describe the answer rather than a hop, unless "of" and an article or
+    a name follow the kind ("What is the *job* of Aiko's spouse?"): then it is the last hop. A preposition the question puts
     before its wh-word ("In which town …") is a word to explain too, explained by a record that
     says it right before the hop's value ("… is in Sacramento"), when any record does. When the
     question's answer kind is a noun the records themselves name values' kinds with ("In which
@@ -2704,6 +2705,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     anchor_words = {w for a in anchors for w in a.split()}
     kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
     described = {kind} | answer_phrase(question)
+    # ... unless it is the hop to the answer: "What is the job of Aiko's spouse?" (not "the place
+    # of death of …"), a word an unexplained hop ("Ren works as a pilot") may stand for
+    kind_of = any(w == kind and v == "of" and (n in _DETERMINERS or n in anchor_words)
+                  for w, v, n in zip(question_words, question_words[1:], question_words[2:]))
     phrase = _phrase_of(question)
     asks_time = asks_for_time(question)
     # "In which town is the party?": a hop whose record says "in" right before its value answers
@@ -2780,7 +2785,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             covered |= new
             unexplained += not last
             repeats += bool(last) and not new
-        left = wanted - covered - described
+        left = wanted - covered - (described - {kind} if kind_of else described)
         left = left - clause  # "the religion that Ana practiced": the first hop says "practiced"
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along

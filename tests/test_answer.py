@@ -119,6 +119,14 @@ def test_words_beside_the_answers_kind_stand_for_no_hop(db):
     assert cmc.answer_phrase("What is the job title of the chairperson?") == set()  # kind not after the wh-word
 
 
+def test_a_kind_followed_by_of_and_a_name_is_a_hop_an_unexplained_hop_stands_for(db):
+    # no record says "job" or "spouse": two words, two hops ("the place *of death* of" is one kind)
+    put(db, "Aiko is married to Ren.", ("Aiko", "married", "Ren"))
+    put(db, "Ren works as a pilot.", ("Ren", "works_as", "pilot"))
+    assert ranked(db, "What is the job of Aiko's spouse?") == ["pilot", "Ren"]
+    assert ranked(db, "What is the job of the spouse of Aiko?")[0] == "pilot"
+
+
 def put_northwind_ceo(db):
     put(db, "Northwind's CEO is Dana Reyes.", ("Northwind", "ceo", "Dana Reyes"))
     put(db, "Dana Reyes holds citizenship of Chile.", ("Dana Reyes", "citizenship", "Chile"))
