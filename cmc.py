@@ -2692,7 +2692,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     any value a record names the kind of, for a question that asks who, or names with a noun
     WordNet files under no person ("Aros is *the birthplace* of …"). A hop read backwards
     after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
-    verb between its names: "Ivo Marsh directs Lumen Radio"), and the kind its record names the hop's
+    verb between its names: "Ivo Marsh directs Lumen Radio"; nothing when its record says a word
+    beside the answer's kind: "Which company *employs* the designer of …" names the answer as
+    the subject of "Lumen Labs employs Mira Holt"), and the kind its record names the hop's
     start with ("… in the country of France", read from France) explains nothing; when that kind
     is the one the question asks for, or the record says the kind asked for ("In Norland, the
     official language is Lorem", read from Lorem for "In what language …"), the path went on past
@@ -2709,6 +2711,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # of death of …"), a word an unexplained hop ("Ren works as a pilot") may stand for
     kind_of = any(w == kind and v == "of" and (n in _DETERMINERS or n in anchor_words)
                   for w, v, n in zip(question_words, question_words[1:], question_words[2:]))
+    asked_beside = described - {kind}  # "Which company *employs* …": the answer is its subject
     phrase = _phrase_of(question)
     asks_time = asks_for_time(question)
     # "In which town is the party?": a hop whose record says "in" right before its value answers
@@ -2819,7 +2822,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
         synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
         score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
-                 - 0.1 * len(path) - last_penalty - sum(back_cost[id(hop)] for hop in path[1:])
+                 - 0.1 * len(path) - last_penalty - sum(back_cost[id(hop)] for hop in path[1:] if not says[id(hop)] & asked_beside)
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
         candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
                      "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],

@@ -127,6 +127,15 @@ def test_a_kind_followed_by_of_and_a_name_is_a_hop_an_unexplained_hop_stands_for
     assert ranked(db, "What is the job of the spouse of Aiko?")[0] == "pilot"
 
 
+def test_a_last_hop_read_backwards_that_says_the_verb_beside_the_answers_kind_costs_nothing(db):
+    # "Which company *employs* …": the answer is the subject of "employs", as in the record
+    put(db, "Our logo was designed by Mira Holt.", ("Our logo", "designer", "Mira Holt"))
+    put(db, "Lumen Labs employs Mira Holt.", ("Lumen Labs", "employs", "Mira Holt"))
+    put(db, "Mira Holt lives in Leeds.", ("Mira Holt", "lives_in", "Leeds"))
+    assert ranked(db, "Which company employs the designer of our logo?")[0] == "Lumen Labs"
+    assert ranked(db, "Where does the designer of our logo live?")[0] == "Leeds"
+
+
 def put_northwind_ceo(db):
     put(db, "Northwind's CEO is Dana Reyes.", ("Northwind", "ceo", "Dana Reyes"))
     put(db, "Dana Reyes holds citizenship of Chile.", ("Dana Reyes", "citizenship", "Chile"))
