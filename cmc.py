@@ -1017,6 +1017,18 @@ def _holds_role(between: str, relation: str) -> bool:
     return any(name in (stem + "or", stem + "er", stem + "r", stem + "person") for stem in stems if len(stem) >= 3)
 
 
+def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
+    """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
+    brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
+    when a verb follows the nouns ("Hugo's favourite restaurant is Bistro Nord")."""
+    if not _possessive(span):
+        return None
+    m = re.match(r"((?:\s+[a-z]+){1,3})\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)", text[text.index(span) + len(span):])
+    if not m or any(w in _EDGE_WORDS | _ARTICLES for w in m[1].split()):
+        return None
+    return "_".join(m[1].split()), m[2].rstrip(".,;:!?")
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -1048,6 +1060,10 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             continue
         if _DESCRIBES_LATER.fullmatch(between) or _holds_role(between, r):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
+        named = _named_after_kind(text, s)
+        if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
+            triples.append(Triple(s, named[0], named[1]))
+            s = named[1]
         triples.append(Triple(s, r, o))
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
@@ -1195,7 +1211,8 @@ class RuleBook:
                 # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."), nor holding
                 # a denial or a hedge ("Tom no longer" for "<S> works at <O>.")
                 if entity_key(subject) and entity_key(obj) and not _ends_in_function_word(subject) \
-                        and not _ends_in_function_word(obj) and not _doubt(subject) and not _doubt(obj):
+                        and not _ends_in_function_word(obj) and not _doubt(subject) and not _doubt(obj) \
+                        and not _names_a_kind(subject) and not _names_a_kind(obj):
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
         if not hits:
             return None
@@ -1203,6 +1220,16 @@ class RuleBook:
         if len(hits) > 1 and hits[1][0] == hits[0][0] and hits[1][2] != hits[0][2]:
             return None
         return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
+
+
+def _names_a_kind(slot: str) -> bool:
+    """Whether a slot runs from a possessive through the lowercase words after it on to another
+    name ("Mei's brother Ken" for "<S> lives in <O>."): those words name a kind (record_spans),
+    and the thing is the name after them. ("Aunt May's farm" ends with its kind: a place.)"""
+    tokens = slot.split()
+    return any(_possessive(a) and b[:1].islower() and b.lower() not in _EDGE_WORDS | _ARTICLES
+               and any(t[:1].isupper() for t in tokens[k + 2:])
+               for k, (a, b) in enumerate(zip(tokens, tokens[1:])))
 
 
 def _ends_in_function_word(slot: str) -> bool:
@@ -2644,6 +2671,17 @@ def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
 # A question word a hop says only in other words (a synonym or derived word of its record's own
 # words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
 # a word said.
+def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
+    """A record's text with the stretch from name to name of each other fact it states blanked."""
+    for f in edges:
+        if {f.subject_text, f.object_text} != {edge.subject_text, edge.object_text}:
+            i, j = text.find(f.subject_text), text.find(f.object_text)
+            if i >= 0 and j >= 0:
+                start, end = min(i, j), max(i + len(f.subject_text), j + len(f.object_text))
+                text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 LEXICAL_WEIGHT = 0.2
 # A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
 # again: the question's word is the one given, in whichever of its senses.
@@ -2727,9 +2765,14 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     says = {}  # per hop: the question words its record explains, less the subject it describes
     # per hop: the kind its record names its value with ("in the city of London"), or ''
     named_kind, start_kind, wording, in_other_words, in_synonyms, back_cost = {}, {}, {}, {}, {}, {}
+    by_record: dict[int, list[Edge]] = {}
+    for e in edges:
+        by_record.setdefault(e.serial, []).append(e)
     for e in edges:
         text = texts.get(e.serial, "")
-        said = text.replace(e.subject_text, " ")
+        # of a record that states several facts, the words of the others are not this one's
+        # ("Mei's brother Ken lives in Vancouver": "lives" is Ken's fact, not Mei's brother)
+        said = _without_others(text, e, by_record[e.serial]).replace(e.subject_text, " ")
         said_words = words_of(said)
         hop_words = _content_of(said_words)
         # one record word explains one question word: of two it matches ("created" for

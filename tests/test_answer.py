@@ -136,6 +136,14 @@ def test_a_last_hop_read_backwards_that_says_the_verb_beside_the_answers_kind_co
     assert ranked(db, "Where does the designer of our logo live?")[0] == "Leeds"
 
 
+def test_the_words_of_another_fact_of_the_same_record_explain_nothing(db):
+    # "lives" is Ken's fact: the hop from Mei to her brother does not say where Mei lives
+    put(db, "Mei's brother Ken lives in Vancouver.", ("Mei's", "brother", "Ken"), ("Ken", "lives_in", "Vancouver"))
+    put(db, "Mei's bakery is Crumb.", ("Mei's", "bakery", "Crumb"))
+    assert ranked(db, "Where does Mei's brother live?")[0] == "Vancouver"
+    assert ranked(db, "Where does Mei live?")[0] != "Ken"
+
+
 def put_northwind_ceo(db):
     put(db, "Northwind's CEO is Dana Reyes.", ("Northwind", "ceo", "Dana Reyes"))
     put(db, "Dana Reyes holds citizenship of Chile.", ("Dana Reyes", "citizenship", "Chile"))

@@ -69,6 +69,17 @@ def test_a_fact_may_relate_a_name_to_its_namesake():
     assert ex.status == "unresolved" and "subject and object" in ex.reason
 
 
+def test_a_possessive_before_a_kind_and_a_name_opens_the_names_fact():
+    # "Mei's brother Ken lives in …" is Ken's fact; that Ken is Mei's brother is a second one
+    text = "Mei's brother Ken lives in Vancouver."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Mei's", "lives_in", "Vancouver")))
+    assert ex.triples == [cmc.Triple("Mei's", "brother", "Ken"), cmc.Triple("Ken", "lives_in", "Vancouver")]
+    # a verb after the kind: the value is the kind's ("Hugo's favourite restaurant is …")
+    text = "Hugo's favourite restaurant is Bistro Nord on Elm Street."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Hugo's", "restaurant_street", "Elm Street")))
+    assert ex.triples == [cmc.Triple("Hugo's", "restaurant_street", "Elm Street")]
+
+
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
     stored(db, "Gabe Newell founded Valve.")
     (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))

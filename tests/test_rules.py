@@ -290,3 +290,5 @@ def test_a_rule_slot_never_swallows_a_clause(db):
     book = cmc.RuleBook(db)
     assert book.match(3, "Cy drives a Volvo.")[1].triples == [cmc.Triple("Cy", "drives", "Volvo")]
     assert book.match(4, "Kofi sold the Toyota and now drives a Volvo.") is None  # the model reads it
+    assert book.match(5, "Ana's brother Bo drives a Kia.") is None  # Bo drives it, not "Ana's brother Bo"
+    assert book.match(6, "Aunt May's nephew drives a Kia.")[1].triples == [cmc.Triple("Aunt May's nephew", "drives", "Kia")]
