@@ -796,6 +796,9 @@ _PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finall
                      "usually", "later", "soon", "since", "again"}
 
 
+_PERSONAL_PRONOUNS = {"i", "we", "you", "he", "she", "they"}
+
+
 def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int | None:
     """The token of the verb when a record opens with a name and says what it does: the first
     lowercase word after the name's capitalised run (and any adverb such as "now"), with more of
@@ -803,6 +806,9 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
     violin.". Not after an opening function word ("My sister Lena", "The dentist appointment":
     there the lowercase words may still be the name)."""
     function = _EDGE_WORDS | _ARTICLES
+    if words[0] in _PERSONAL_PRONOUNS and len(raw) > 2 and joined[0] and raw[1][:1].islower() \
+            and words[1] not in function | _SENTENCE_ADVERBS:
+        return 1  # "We changed our dentist to …": "changed" is what we did
     k = 1 if len(raw) > 1 and words[0] in _ARTICLES and _capitalised(raw[1]) else 0
     if k >= len(raw) or words[k] in function or not _capitalised(raw[k]):
         return None
@@ -959,6 +965,9 @@ def extraction_prompt(texts: Sequence[str], catalogue: Sequence[str], replies: S
 # citizen of Y" is not: an indefinite noun says what X is, and X stays the subject.)
 _DESCRIBES_LATER = re.compile(r"\s+(?:is|was|are|were)\s+the\s+(?:[^\s,;]+\s+){1,4}?"
                               r"(?:of|where|in which|that|which|who|whom)\s+(?:the\s+)?", re.IGNORECASE)
+# "X took over as treasurer of Y", "X serves as the chair of Y": the role X holds for Y, which is
+# Y's ("X works as a teacher of Y": an indefinite noun says what X is)
+_ROLE_OF = re.compile(r"\s+(?:[a-z]+\s+){0,3}?as\s+(?:the\s+)?(?!an?\s)(?:[^\s,;]+\s+){1,3}?of\s+(?:the\s+)?")
 
 
 def _placements(text: str, s: str, o: str) -> list[tuple[int, int]]:
@@ -1058,7 +1067,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(between) or _holds_role(between, r):
+        if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         named = _named_after_kind(text, s)
         if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
@@ -1540,6 +1549,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         if how == "model":
             row["relation"] = _kind_relation(db, row, ex.serial)
             row["relation"] = _said_relation(db, row, text)
+            row["relation"] = _replaced_relation(db, row, text)
             row["relation"] = _changed_relation(db, row, text)
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
         add_entity(db, row["subject_key"], t.subject)
@@ -1657,6 +1667,19 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
+def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
+    """A record that says a change and names the current value of one other fact of its subject
+    ("Iris switched from the cello to the viola.", "Hannah bought a Subaru and sold the Honda.")
+    changes that fact, whatever the model named it. Returns the record's relation."""
+    if not _says_change(_words_outside(text, row["subject"], row["object"])):
+        return row["relation"]
+    said = f" {' '.join(words_of(text))} "
+    named = {old["relation"] for old in db.execute(SUBJECT_EDGES, row)
+             if old["relation"] != row["relation"] and (key := entity_key(old["object"])) != row["object_key"]
+             and f" {key} " in said}
+    return named.pop() if len(named) == 1 else row["relation"]
+
+
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A record that says a change ("Tom moved to Cardiff.") under a relation its subject has no
     value for restates the one current fact of its subject whose value is the same kind of thing
@@ -1672,7 +1695,8 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     if not kind or not _says_change(_words_outside(text, row["subject"], row["object"])):
         return row["relation"]
     same = {old["relation"] for old in db.execute(SUBJECT_EDGES, row)
-            if old["relation"] != row["relation"] and LEXICON.first_noun_kind(old["object"]) == kind
+            if old["relation"] != row["relation"] and entity_key(old["object"]) != row["object_key"]
+            and LEXICON.first_noun_kind(old["object"]) == kind
             and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))}
     return same.pop() if len(same) == 1 else row["relation"]
 

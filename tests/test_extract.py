@@ -197,6 +197,8 @@ def test_everyday_values_are_spans_and_sentence_words_are_not():
     ("Italy is the country where pizza was created.", "pizza", "Italy"),
     ("The capital of Germany is Berlin.", "Germany", "Berlin"),
     ("Tom is a citizen of France.", "Tom", "France"),                       # an indefinite noun: Tom stays
+    ("Wen took over as treasurer of the chess club.", "chess club", "Wen"),  # the role Wen holds for the club
+    ("Bo works as a teacher of Latin.", "Bo", "Latin"),                     # an indefinite noun: what Bo is
 ])
 def test_a_definite_description_of_the_later_name_makes_it_the_subject(text, subject, obj):
     reply = json.dumps({"status": "facts", "triples": [{"subject": obj, "relation": "r", "object": subject}]})
@@ -263,6 +265,12 @@ def test_an_opening_noun_with_a_destination_is_one_thing():
     moved = spans("The standup moved to Room 9.")
     assert "Room 9" in moved and not any("moved" in s for s in moved), "a noun and its verb are not a thing"
     assert not any(" to " in s for s in spans("The flight to Rome.")), "no sentence after the name: nothing to read it by"
+
+
+def test_the_verb_after_an_opening_pronoun_is_no_span():
+    # "We changed our dentist to …": "changed" was the model's subject
+    spans = {s for s, _, _ in cmc.record_spans("We changed our dentist to Dr. Moreau.")}
+    assert {"dentist", "Dr. Moreau"} <= spans and not any("changed" in s for s in spans), spans
 
 
 def test_lowercase_words_after_an_opening_function_word_may_still_be_the_name():

@@ -112,6 +112,18 @@ def test_a_copied_name_stands_for_a_change_only_of_a_fact_told_in_the_present_of
                            ("bo", "work_at"): ("initech", 12)}
 
 
+def test_a_change_that_names_the_old_value_changes_that_fact(db):
+    _model_put(db, "Iris plays the cello.", ("Iris", "playing", "the cello"))
+    _model_put(db, "Iris plays in the city orchestra.", ("Iris", "music_group", "city orchestra"))
+    _model_put(db, "Iris switched from the cello to the viola.", ("Iris", "music_group", "the viola"))
+    _model_put(db, "Lucia drives a Fiat.", ("Lucia", "driver", "Fiat"))
+    _model_put(db, "Lucia took the Fiat to Tom's garage.", ("Lucia", "took", "Tom's garage"))  # no change said
+    _model_put(db, "Lucia sold her Fiat.", ("Lucia", "sold", "Fiat"))  # the old value itself: a fact of its own
+    assert current(db) == {("iris", "playing"): ("viola", 3), ("iris", "music_group"): ("city orchestra", 2),
+                           ("lucia", "driver"): ("fiat", 4), ("lucia", "took"): ("tom garage", 5),
+                           ("lucia", "sold"): ("fiat", 6)}
+
+
 def test_a_change_read_alone_restates_its_subjects_fact_with_a_value_of_the_same_kind(db):
     # one record at a time a small model names a change after its verb: moved_to, not lives_in
     _model_put(db, "Tom lives in Bristol.", ("Tom", "lives_in", "Bristol"))
