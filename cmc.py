@@ -1668,16 +1668,19 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
 
 
 def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
-    """A record that says a change and names the current value of one other fact of its subject
+    """A record that says a change and names a value one other fact of its subject has had
     ("Iris switched from the cello to the viola.", "Hannah bought a Subaru and sold the Honda.")
     changes that fact, whatever the model named it. Returns the record's relation."""
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return row["relation"]
     said = f" {' '.join(words_of(text))} "
-    named = {old["relation"] for old in db.execute(SUBJECT_EDGES, row)
-             if old["relation"] != row["relation"] and (key := entity_key(old["object"])) != row["object_key"]
-             and f" {key} " in said}
+    named = {relation for relation, key in db.execute(SUBJECT_VALUES, row)
+             if relation != row["relation"] and key != row["object_key"] and f" {key} " in said}
     return named.pop() if len(named) == 1 else row["relation"]
+
+
+# every value each relation of a subject has had, current or not
+SUBJECT_VALUES = "SELECT DISTINCT relation, object_key FROM assertions WHERE subject_key = :subject_key AND serial < :serial"
 
 
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
@@ -2250,6 +2253,8 @@ class Evidence:
     truncated: bool
     left_out: int = 0  # records the reader's budget left out (focus)
     kind_named: bool = False  # the memory names values as of the question's answer kind (names_kind)
+    # per record that says a change: what the earlier versions of its fact said besides their names
+    said_before: dict[int, str] = field(default_factory=dict)
 
 
 def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
@@ -2713,7 +2718,8 @@ SYNONYM_WEIGHT = 0.1
 
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
-                    texts: dict[int, str], kind_named: bool = False) -> list[dict]:
+                    texts: dict[int, str], kind_named: bool = False,
+                    said_before: dict[int, str] | None = None) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
     subject each describes, one question word per record word, the one nearest the question's
@@ -2797,6 +2803,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # of a record that states several facts, the words of the others are not this one's
         # ("Mei's brother Ken lives in Vancouver": "lives" is Ken's fact, not Mei's brother)
         said = _without_others(text, e, by_record[e.serial]).replace(e.subject_text, " ")
+        said += " " + (said_before or {}).get(e.serial, "")  # "moved to Montreal": where Mei *lives*
         said_words = words_of(said)
         hop_words = _content_of(said_words)
         # one record word explains one question word: of two it matches ("created" for
@@ -2979,7 +2986,7 @@ def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], ev
     candidates whose hop path that evidence still shows."""
     texts = dict(evidence.records)
     candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts,
-                                 evidence.kind_named)
+                                 evidence.kind_named, evidence.said_before)
     if budget:
         evidence = focus(evidence, candidates, edges, question, budget)
         texts = dict(evidence.records)
@@ -3029,7 +3036,27 @@ def select_evidence(db: sqlite3.Connection, question: str,
     edges = traverse(db, anchors, as_of=as_of, objects=objects) if anchors or objects else []
     evidence = render(db, edges, as_of=as_of)
     evidence.kind_named = names_kind(db, answer_kind(question))
+    evidence.said_before = said_before(db, edges, dict(evidence.records))
     return anchors + objects, edges, evidence
+
+
+EARLIER_VERSIONS = """
+SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
+WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
+"""
+
+
+def said_before(db: sqlite3.Connection, edges: Sequence[Edge], texts: dict[int, str]) -> dict[int, str]:
+    """For each edge whose record says a change ("Mei moved to Montreal."), the words the
+    earlier versions of its fact said besides their names ("Mei lives in Toronto.": lives):
+    the change is of the fact they named, so those words are the hop's too."""
+    out = {}
+    for e in edges:
+        text = texts.get(e.serial)
+        if text and e.serial not in out and _says_change(_words_outside(text, e.subject_text, e.object_text)):
+            out[e.serial] = " ".join(w for s, o, t in db.execute(EARLIER_VERSIONS, (*e.fact, e.serial))
+                                     for w in _words_outside(t, s, o))
+    return out
 
 
 # Candidates this close to the best score are left to the model's choice: only those tied with

@@ -6,7 +6,8 @@ import cmc
 
 def candidates(db, question):
     anchors, edges, evidence = cmc.select_evidence(db, question)
-    return cmc.rank_candidates(question, anchors, edges, dict(evidence.records), evidence.kind_named)
+    return cmc.rank_candidates(question, anchors, edges, dict(evidence.records), evidence.kind_named,
+                               evidence.said_before)
 
 
 def ranked(db, question):
@@ -142,6 +143,16 @@ def test_the_words_of_another_fact_of_the_same_record_explain_nothing(db):
     put(db, "Mei's bakery is Crumb.", ("Mei's", "bakery", "Crumb"))
     assert ranked(db, "Where does Mei's brother live?")[0] == "Vancouver"
     assert ranked(db, "Where does Mei live?")[0] != "Ken"
+
+
+def test_a_change_says_what_the_earlier_versions_of_its_fact_said(db):
+    # "Mei moved to Montreal." updates where Mei lives: "lives" is in the fact's history
+    put(db, "Mei lives in Toronto.", ("Mei", "lives_in", "Toronto"))
+    put(db, "Mei's brother Ken lives in Vancouver.", ("Mei's", "brother", "Ken"), ("Ken", "lives_in", "Vancouver"))
+    put(db, "Mei moved to Montreal.", ("Mei", "lives_in", "Montreal"))
+    assert ranked(db, "Where does Mei live?")[0] == "Montreal"
+    put(db, "Mei started work at Globex.", ("Mei", "works_at", "Globex"))  # says no change: its own words
+    assert ranked(db, "Where does Mei work?")[0] == "Globex"
 
 
 def put_northwind_ceo(db):

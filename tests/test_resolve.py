@@ -119,9 +119,13 @@ def test_a_change_that_names_the_old_value_changes_that_fact(db):
     _model_put(db, "Lucia drives a Fiat.", ("Lucia", "driver", "Fiat"))
     _model_put(db, "Lucia took the Fiat to Tom's garage.", ("Lucia", "took", "Tom's garage"))  # no change said
     _model_put(db, "Lucia sold her Fiat.", ("Lucia", "sold", "Fiat"))  # the old value itself: a fact of its own
+    # a value the fact had before: in one batch "plays in a brass band" took the name `playing` too
+    _model_put(db, "Noor plays the flute.", ("Noor", "playing", "the flute"))
+    _model_put(db, "Noor plays in a brass band.", ("Noor", "playing", "brass band"))
+    _model_put(db, "Noor switched from the flute to the oboe.", ("Noor", "switched_from", "the oboe"))
     assert current(db) == {("iris", "playing"): ("viola", 3), ("iris", "music_group"): ("city orchestra", 2),
                            ("lucia", "driver"): ("fiat", 4), ("lucia", "took"): ("tom garage", 5),
-                           ("lucia", "sold"): ("fiat", 6)}
+                           ("lucia", "sold"): ("fiat", 6), ("noor", "playing"): ("oboe", 9)}
 
 
 def test_a_change_read_alone_restates_its_subjects_fact_with_a_value_of_the_same_kind(db):
