@@ -1301,10 +1301,16 @@ def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int
         return relation
     for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
         theirs = _form_words(pattern)
-        if _says_all(theirs, name) and set(theirs) - set(ours) and set(ours) - set(theirs):
-            own = [w for w in dict.fromkeys(ours) if w not in theirs]
+        own = [w for w in dict.fromkeys(ours) if not any(_one_noun(w, t) for t in theirs)]
+        # ("<S> changed schools to <O>." only adds words to "<S>'s school is <O>.")
+        if _says_all(theirs, name) and own and any(not any(_one_noun(t, w) for w in ours) for t in theirs):
             return align_relation(db, "_".join([relation, *own]), serial)
     return relation
+
+
+def _one_noun(a: str, b: str) -> bool:
+    """One word, or the plural of the other ("school" / "schools"); "founded" is not "founder"."""
+    return a == b or a in (b + "s", b + "es") or b in (a + "s", a + "es")
 
 
 def _form_words(form: str) -> list[str]:
@@ -1685,22 +1691,29 @@ SUBJECT_VALUES = "SELECT DISTINCT relation, object_key FROM assertions WHERE sub
 
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A record that says a change ("Tom moved to Cardiff.") under a relation its subject has no
-    value for restates the one current fact of its subject whose value is the same kind of thing
-    (the kind of the first noun sense WordNet gives each name: Bristol and Cardiff are places,
-    Acme is a state of being) and is told in the present ("was born in Leeds" is not), when
-    exactly one is: read alone, without earlier records to copy
-    a name from, a small model names the fact after its verb (`moved_to`), and "Where does Tom
-    live?" would still find Bristol. A value of unknown kind, or two of the same kind, change
-    nothing. Returns the record's relation."""
-    if db.execute(CURRENT_VALUE, row).fetchone() is not None:
+    value for restates one current fact of its subject told in the present ("was born in Leeds"
+    is not): the one whose name it says ("Theo changed schools to …": `school`), else the one
+    whose value is the same kind of thing (the kind of the first noun sense WordNet gives each
+    name: Bristol and Cardiff are places, Acme is a state of being), when exactly one is. Read
+    alone, without earlier records to copy a name from, a small model names the fact after its
+    verb (`moved_to`), and "Where does Tom live?" would still find Bristol. A value of unknown
+    kind, or two of the same kind, change nothing. Returns the record's relation."""
+    words = _words_outside(text, row["subject"], row["object"])
+    if db.execute(CURRENT_VALUE, row).fetchone() is not None or not _says_change(words):
         return row["relation"]
+    facts = [old for old in db.execute(SUBJECT_EDGES, row)
+             if old["relation"] != row["relation"] and entity_key(old["object"]) != row["object_key"]
+             and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))]
+    # the one whose name the record says between its names ("Theo changed schools to …":
+    # `school`; not "Ahmed relocated to Dubai for a new *job* at …"), else the one whose value
+    # is of the same kind
+    start, end = text.find(row["subject"]), text.find(row["object"])
+    between = words_of(text[start + len(row["subject"]):end]) if 0 <= start < end else words
+    named = {old["relation"] for old in facts if _says(between, _name_words(old["relation"]))}
+    if len(named) == 1:
+        return named.pop()
     kind = LEXICON.first_noun_kind(row["object"])
-    if not kind or not _says_change(_words_outside(text, row["subject"], row["object"])):
-        return row["relation"]
-    same = {old["relation"] for old in db.execute(SUBJECT_EDGES, row)
-            if old["relation"] != row["relation"] and entity_key(old["object"]) != row["object_key"]
-            and LEXICON.first_noun_kind(old["object"]) == kind
-            and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))}
+    same = {old["relation"] for old in facts if kind and LEXICON.first_noun_kind(old["object"]) == kind}
     return same.pop() if len(same) == 1 else row["relation"]
 
 

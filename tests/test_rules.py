@@ -246,6 +246,17 @@ def test_two_forms_that_each_add_words_to_one_name_are_two_relations(db):
     assert "phone_work" in {r["relation"] for r in cmc.relations(db)}
 
 
+def test_a_form_that_says_the_name_in_another_inflection_only_adds_words(db):
+    # "changed schools" says "school": the form adds "changed", it is no second relation
+    add(db, "Theo's school is Pinewood Primary.", "Mia's school is Hillside.",
+        "Theo changed schools to Riverside Academy.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Theo's", "school", "Pinewood Primary")),
+                                       facts_reply(("Mia's", "school", "Hillside")),
+                                       facts_reply(("Theo", "school", "Riverside Academy"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current == {("theo", "school"): "riverside academy", ("mia", "school"): "hillside"}
+
+
 def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
     # "favorite" for "favourite": food and drink must not overwrite each other
     add(db, "Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
