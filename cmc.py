@@ -1673,6 +1673,10 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
+# every value each relation of a subject has had, current or not
+SUBJECT_VALUES = "SELECT DISTINCT relation, object_key FROM assertions WHERE subject_key = :subject_key AND serial < :serial"
+
+
 def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A record that says a change and names a value one other fact of its subject has had
     ("Iris switched from the cello to the viola.", "Hannah bought a Subaru and sold the Honda.")
@@ -1684,9 +1688,6 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
              if relation != row["relation"] and key != row["object_key"] and f" {key} " in said}
     return named.pop() if len(named) == 1 else row["relation"]
 
-
-# every value each relation of a subject has had, current or not
-SUBJECT_VALUES = "SELECT DISTINCT relation, object_key FROM assertions WHERE subject_key = :subject_key AND serial < :serial"
 
 
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
@@ -2266,8 +2267,9 @@ class Evidence:
     truncated: bool
     left_out: int = 0  # records the reader's budget left out (focus)
     kind_named: bool = False  # the memory names values as of the question's answer kind (names_kind)
-    # per record that says a change: what the earlier versions of its fact said besides their names
-    said_before: dict[int, str] = field(default_factory=dict)
+    # per fact (serial, subject, relation) whose record says a change: what the earlier versions
+    # of the fact said besides their names
+    said_before: dict[tuple[int, str, str], str] = field(default_factory=dict)
 
 
 def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
@@ -2710,9 +2712,6 @@ def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
         return ACTIVE_BACKWARDS_COST
     return BACKWARDS_COST
 
-# A question word a hop says only in other words (a synonym or derived word of its record's own
-# words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
-# a word said.
 def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
     """A record's text with the stretch from name to name of each other fact it states blanked."""
     for f in edges:
@@ -2724,6 +2723,9 @@ def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
     return text
 
 
+# A question word a hop says only in other words (a synonym or derived word of its record's own
+# words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
+# a word said.
 LEXICAL_WEIGHT = 0.2
 # A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
 # again: the question's word is the one given, in whichever of its senses.
@@ -2732,7 +2734,7 @@ SYNONYM_WEIGHT = 0.1
 
 def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
                     texts: dict[int, str], kind_named: bool = False,
-                    said_before: dict[int, str] | None = None) -> list[dict]:
+                    said_before: dict[tuple[int, str, str], str] | None = None) -> list[dict]:
     """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
     to it matches the question: + each question word the path explains (in its records, less the
     subject each describes, one question word per record word, the one nearest the question's
@@ -2761,8 +2763,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     to explain) and the rest of a relative clause it opens ("the religion that Ana *practiced*":
     the first hop's verb, worded differently) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop, unless "of" and an article or
-    a name follow the kind ("What is the *job* of Aiko's spouse?"): then it is the last hop. A preposition the question puts
-    before its wh-word ("In which town …") is a word to explain too, explained by a record that
+    a name follow the kind ("What is the *job* of Aiko's spouse?"): then it is the last hop. A
+    preposition the question puts before its wh-word ("In which town …") is a word to explain
+    too, explained by a record that
     says it right before the hop's value ("… is in Sacramento"), when any record does. When the
     question's answer kind is a noun the records themselves name values' kinds with ("In which
     *city* …" and "… died in the city of London"), a value its record names as of that kind
@@ -2816,7 +2819,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # of a record that states several facts, the words of the others are not this one's
         # ("Mei's brother Ken lives in Vancouver": "lives" is Ken's fact, not Mei's brother)
         said = _without_others(text, e, by_record[e.serial]).replace(e.subject_text, " ")
-        said += " " + (said_before or {}).get(e.serial, "")  # "moved to Montreal": where Mei *lives*
+        said += " " + (said_before or {}).get((e.serial, *e.fact), "")  # "moved to Montreal": where Mei *lives*
         said_words = words_of(said)
         hop_words = _content_of(said_words)
         # one record word explains one question word: of two it matches ("created" for
@@ -3059,16 +3062,17 @@ WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DE
 """
 
 
-def said_before(db: sqlite3.Connection, edges: Sequence[Edge], texts: dict[int, str]) -> dict[int, str]:
-    """For each edge whose record says a change ("Mei moved to Montreal."), the words the
-    earlier versions of its fact said besides their names ("Mei lives in Toronto.": lives):
+def said_before(db: sqlite3.Connection, edges: Sequence[Edge],
+                texts: dict[int, str]) -> dict[tuple[int, str, str], str]:
+    """For each fact whose record says a change ("Mei moved to Montreal."), the words the
+    earlier versions of the fact said besides their names ("Mei lives in Toronto.": lives):
     the change is of the fact they named, so those words are the hop's too."""
     out = {}
     for e in edges:
-        text = texts.get(e.serial)
-        if text and e.serial not in out and _says_change(_words_outside(text, e.subject_text, e.object_text)):
-            out[e.serial] = " ".join(w for s, o, t in db.execute(EARLIER_VERSIONS, (*e.fact, e.serial))
-                                     for w in _words_outside(t, s, o))
+        text, key = texts.get(e.serial), (e.serial, *e.fact)
+        if text and key not in out and _says_change(_words_outside(text, e.subject_text, e.object_text)):
+            out[key] = " ".join(w for s, o, t in db.execute(EARLIER_VERSIONS, (*e.fact, e.serial))
+                                for w in _words_outside(t, s, o))
     return out
 
 
