@@ -1715,6 +1715,8 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         return named.pop()
     kind = LEXICON.first_noun_kind(row["object"])
     same = {old["relation"] for old in facts if kind and LEXICON.first_noun_kind(old["object"]) == kind}
+    if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance
+        same = {old["relation"] for old in facts if kind and kind in LEXICON.noun_kinds(old["object"])}
     return same.pop() if len(same) == 1 else row["relation"]
 
 
@@ -2498,15 +2500,20 @@ class Lexicon:
                 return None
         return None
 
-    def first_noun_kind(self, name: str) -> str:
-        """The kind of thing a name's first WordNet noun sense is ("Cardiff": location), or that
-        of its last word ("the city *library*", "*Room* 12": artifact), or ''."""
+    def noun_kinds(self, name: str) -> tuple[str, ...]:
+        """The kinds of thing a name's WordNet noun senses are, first sense first ("Cork":
+        substance, substance, location), or those of its last word ("the city *library*",
+        "*Room* 12": artifact, …), or ()."""
         words = words_of(name)
         for key in dict.fromkeys(["_".join(words), *[w for w in words if w.isalpha()][-1:]]):
             lemma = self.entry(key)
             if lemma and lemma.noun_kinds:
-                return lemma.noun_kinds[0]
-        return ""
+                return lemma.noun_kinds
+        return ()
+
+    def first_noun_kind(self, name: str) -> str:
+        """The kind of a name's first WordNet noun sense ("Cardiff": location), or ''."""
+        return next(iter(self.noun_kinds(name)), "")
 
     def describes_a_person(self, words: tuple[str, ...]) -> bool | None:
         """Whether the nouns a record's own words open with a determiner ("Aros is *the
