@@ -128,7 +128,7 @@ def test_a_kind_followed_by_of_and_a_name_is_a_hop_an_unexplained_hop_stands_for
     assert ranked(db, "What is the job of the spouse of Aiko?")[0] == "pilot"
 
 
-def test_a_last_hop_read_backwards_that_says_the_verb_beside_the_answers_kind_costs_nothing(db):
+def test_a_hop_read_backwards_that_says_the_verb_beside_the_answers_kind_costs_nothing(db):
     # "Which company *employs* …": the answer is the subject of "employs", as in the record
     put(db, "Our logo was designed by Mira Holt.", ("Our logo", "designer", "Mira Holt"))
     put(db, "Lumen Labs employs Mira Holt.", ("Lumen Labs", "employs", "Mira Holt"))
