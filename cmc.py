@@ -1550,6 +1550,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
+        if how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
+            row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
         if how == "model" and len(ex.triples) == 1:
             row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
         if how == "model":
@@ -1568,6 +1570,29 @@ SELECT a.subject, a.object, a.relation, r.text FROM current_edges AS e
 JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
 WHERE e.subject_key = :subject_key
 """
+
+
+PHRASE_RECORDS = """
+SELECT serial, text FROM records
+WHERE serial IN (SELECT rowid FROM records_fts WHERE records_fts MATCH :phrase) AND serial < :serial
+ORDER BY serial DESC LIMIT 50
+"""
+EDGE_OF_RECORD = "SELECT relation FROM current_edges WHERE serial = ? AND subject_key = ?"
+
+
+def _possessed(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
+    """(subject key, relation) of the one current fact whose record names a new subject of two
+    words or more after a possessive ("The kids' swimming lessons are on Wednesday." stores the
+    kids' `lessons`; "Swimming lessons were moved to Sunday." then changes that fact), or None."""
+    if len(row["subject_key"].split()) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0]:
+        return None
+    words = row["subject_key"].split()  # "The dog" is "dog" after "Ana's"
+    after = re.compile(r"([^\s,;:.!?]+)['’]s?\s+" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+    found = set()
+    for serial, text in db.execute(PHRASE_RECORDS, {"phrase": '"' + " ".join(words) + '"', "serial": row["serial"]}):
+        for m in after.finditer(text):
+            found |= {(entity_key(m[1]), r) for (r,) in db.execute(EDGE_OF_RECORD, (serial, entity_key(m[1])))}
+    return found.pop() if len(found) == 1 else None
 
 
 def _record_text(db: sqlite3.Connection, serial: int) -> str:

@@ -128,6 +128,21 @@ def test_a_change_that_names_the_old_value_changes_that_fact(db):
                            ("lucia", "sold"): ("fiat", 6), ("noor", "playing"): ("oboe", 9)}
 
 
+def test_a_thing_named_again_without_its_possessor_is_the_possessors_fact(db):
+    _model_put(db, "The kids' swimming lessons are on Wednesday.", ("The kids", "lessons", "Wednesday"))
+    _model_put(db, "Swimming lessons were moved to Sunday.", ("Swimming lessons", "moved_to", "Sunday"))
+    assert current(db) == {("kids", "lessons"): ("sunday", 2)}
+    # two possessors name it: nobody's in particular
+    _model_put(db, "Ana's piano teacher is Mr. Holm.", ("Ana", "teacher", "Mr. Holm"))
+    _model_put(db, "Bo's piano teacher is Ms. Lund.", ("Bo", "teacher", "Ms. Lund"))
+    _model_put(db, "Piano teacher fees went up.", ("Piano teacher", "fees", "up"))
+    assert ("piano teacher", "fees") in current(db)
+    # one common word is too little to be sure of ("the dog" may be any dog)
+    _model_put(db, "Ana's dog is Rex.", ("Ana's", "dog", "Rex"))
+    _model_put(db, "The dog was adopted in May.", ("The dog", "adopted", "May"))
+    assert current(db)[("ana", "dog")][0] == "rex" and ("dog", "adopted") in current(db)
+
+
 def test_a_change_read_alone_restates_its_subjects_fact_with_a_value_of_the_same_kind(db):
     # one record at a time a small model names a change after its verb: moved_to, not lives_in
     _model_put(db, "Tom lives in Bristol.", ("Tom", "lives_in", "Bristol"))
