@@ -1552,9 +1552,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                "object": t.object, "object_key": entity_key(t.object)}
         if how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
-        if how == "model" and len(ex.triples) == 1:
-            row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
-        if how == "model":
+            if len(ex.triples) == 1:
+                row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
             row["relation"] = _kind_relation(db, row, ex.serial)
             row["relation"] = _said_relation(db, row, text)
             row["relation"] = _replaced_relation(db, row, text)
@@ -1584,9 +1583,9 @@ def _possessed(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
     """(subject key, relation) of the one current fact whose record names a new subject of two
     words or more after a possessive ("The kids' swimming lessons are on Wednesday." stores the
     kids' `lessons`; "Swimming lessons were moved to Sunday." then changes that fact), or None."""
-    if len(row["subject_key"].split()) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0]:
-        return None
     words = row["subject_key"].split()  # "The dog" is "dog" after "Ana's"
+    if len(words) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0]:
+        return None
     after = re.compile(r"([^\s,;:.!?]+)['’]s?\s+" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
     found = set()
     for serial, text in db.execute(PHRASE_RECORDS, {"phrase": '"' + " ".join(words) + '"', "serial": row["serial"]}):
@@ -1714,7 +1713,6 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return named.pop() if len(named) == 1 else row["relation"]
 
 
-
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A record that says a change ("Tom moved to Cardiff.") under a relation its subject has no
     value for restates one current fact of its subject told in the present ("was born in Leeds"
@@ -1733,8 +1731,8 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     # the one whose name the record says between its names ("Theo changed schools to …":
     # `school`; not "Ahmed relocated to Dubai for a new *job* at …"), else the one whose value
     # is of the same kind
-    start, end = text.find(row["subject"]), text.find(row["object"])
-    between = words_of(text[start + len(row["subject"]):end]) if 0 <= start < end else words
+    between = _words_between(text, row["subject"], row["object"])
+    between = words if between is None else between
     named = {old["relation"] for old in facts if _says(between, _name_words(old["relation"]))}
     if len(named) == 1:
         return named.pop()
@@ -1781,12 +1779,18 @@ def _says_change(words: Sequence[str]) -> bool:
     return bool(_CHANGE_WORDS & set(words))
 
 
+def _words_between(text: str, subject: str, obj: str) -> list[str] | None:
+    """A record's words from its subject to its object ("Tom works at Acme.": works, at), or None
+    when it does not name the object after the subject."""
+    start = text.find(subject)
+    end = text.find(obj, start + len(subject)) if start >= 0 else -1
+    return words_of(text[start + len(subject):end]) if end > start else None
+
+
 def _own_relation(db: sqlite3.Connection, text: str, subject: str, obj: str, serial: int) -> str | None:
     """The relation a record's own words name: its words from the subject to the object ("works
     at" -> "works_at"), when it names the subject first and says a content word between."""
-    start = text.find(subject)
-    end = text.find(obj, start + len(subject)) if start >= 0 else -1
-    between = words_of(text[start + len(subject):end]) if end > start else []
+    between = _words_between(text, subject, obj) or []
     if not any(w not in _EDGE_WORDS | _ARTICLES for w in between):
         return None
     return align_relation(db, "_".join(between), serial)
@@ -2744,6 +2748,7 @@ def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
         return ACTIVE_BACKWARDS_COST
     return BACKWARDS_COST
 
+
 def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
     """A record's text with the stretch from name to name of each other fact it states blanked."""
     for f in edges:
@@ -3084,7 +3089,7 @@ def select_evidence(db: sqlite3.Connection, question: str,
     edges = traverse(db, anchors, as_of=as_of, objects=objects) if anchors or objects else []
     evidence = render(db, edges, as_of=as_of)
     evidence.kind_named = names_kind(db, answer_kind(question))
-    evidence.said_before = said_before(db, edges, dict(evidence.records))
+    evidence.said_before = earlier_wordings(db, edges, dict(evidence.records))
     return anchors + objects, edges, evidence
 
 
@@ -3094,8 +3099,8 @@ WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DE
 """
 
 
-def said_before(db: sqlite3.Connection, edges: Sequence[Edge],
-                texts: dict[int, str]) -> dict[tuple[int, str, str], str]:
+def earlier_wordings(db: sqlite3.Connection, edges: Sequence[Edge],
+                     texts: dict[int, str]) -> dict[tuple[int, str, str], str]:
     """For each fact whose record says a change ("Mei moved to Montreal."), the words the
     earlier versions of the fact said besides their names ("Mei lives in Toronto.": lives):
     the change is of the fact they named, so those words are the hop's too."""
