@@ -1550,7 +1550,10 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
-        if how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
+        replaced = _replacing_value(db, row, text) if how == "model" else None
+        if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
+            row.update(replaced)
+        elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
@@ -1558,8 +1561,10 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row["relation"] = _said_relation(db, row, text)
             row["relation"] = _replaced_relation(db, row, text)
             row["relation"] = _changed_relation(db, row, text)
+            if number := _number_value(db, row, text):
+                row["object"], row["object_key"] = number, entity_key(number)
         row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
-        add_entity(db, row["subject_key"], t.subject)
+        add_entity(db, row["subject_key"], row["subject"])
         resolve_assertion(db, row)
     return True
 
@@ -1592,6 +1597,74 @@ def _possessed(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
         for m in after.finditer(text):
             found |= {(entity_key(m[1]), r) for (r,) in db.execute(EDGE_OF_RECORD, (serial, entity_key(m[1])))}
     return found.pop() if len(found) == 1 else None
+
+
+# the current facts whose value is one of two names, and where they were said
+CURRENT_OF_VALUES = """
+SELECT a.subject, a.subject_key, a.relation, a.object, a.object_key FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.object_key IN (:subject_key, :object_key) AND e.serial < :serial
+"""
+_DETERMINERS = _ARTICLES | {"his", "her", "their", "my", "our", "its", "your"}
+
+
+def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """A record that says a change and names the current value of a fact together with that
+    fact's subject gives the fact the record's other name, whatever the model read: a small
+    model often takes the value being replaced for the fact ("Oliver replaced his iPhone with a
+    Pixel." read as (Oliver, replaced_with, iPhone) after "Oliver's phone is an iPhone.";
+    "Elena replaced Marco as captain of the rowing club." as (Elena, captain, Marco); "Karen
+    handed the project lead role to Victor." as (Karen, project_lead, Victor)). The other name
+    is the model's other one when that is neither the fact's subject nor its value, else the one
+    name of the record (besides those two) of the value's kind, or capitalised when WordNet
+    does not know the value. Returns the row's new subject, relation and object, or None."""
+    if not _says_change(_words_outside(text, row["subject"], row["object"])):
+        return None
+    said = f" {' '.join(words_of(text))} "
+    facts = [f for f in db.execute(CURRENT_OF_VALUES, row)  # ("a new car": `new` is no name)
+             if f" {f['subject_key']} " in said and f["subject_key"] != f["object_key"]
+             and not _CHANGE_WORDS & set(f["object_key"].split())]
+    if len(facts) != 1:
+        return None
+    fact = facts[0]
+    taken = {fact["subject_key"], fact["object_key"]}
+    others = [name for name in (row["subject"], row["object"]) if entity_key(name) not in taken]
+    if len(others) > 1:
+        return None
+    value = others[0] if others else _other_name(text, fact, taken)
+    if value is None:
+        return None
+    subject = _spelled_in(text, fact["subject"])
+    return {"subject": subject, "subject_key": fact["subject_key"], "relation": fact["relation"],
+            "object": value, "object_key": entity_key(value)}
+
+
+def _other_name(text: str, fact, taken: set[str]) -> str | None:
+    """The one name a record says besides a fact's subject and value, and not inside either
+    ("a Pixel" in "Oliver replaced his iPhone with a Pixel."): of the value's kind when WordNet
+    knows it, else capitalised; not a time; None unless exactly one."""
+    kind = LEXICON.first_noun_kind(fact["object"])
+    found = {}
+    for span, start, _ in record_spans(text):
+        tokens = span.split()
+        while tokens and tokens[0].casefold() in _DETERMINERS:
+            tokens = tokens[1:]
+        name = _trim_span(" ".join(tokens))[0] if tokens else ""
+        words = words_of(name)
+        key = f" {' '.join(words)} "
+        if not words or _CHANGE_WORDS & set(words) or is_time(name) \
+                or any(f" {t} " in key or key in f" {t} " for t in taken):  # "Dr. Mori" is not "Dr. Ito"
+            continue
+        if kind and kind in LEXICON.noun_kinds(name) or not kind and start > 0 and _capitalised(name):
+            found.setdefault(entity_key(name), name)
+    keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
+    return found[keys[0]] if len(keys) == 1 else None
+
+
+def _spelled_in(text: str, name: str) -> str:
+    """A name as this record spells it ("rowing club" for "the rowing club"), else as given."""
+    m = re.search(r"\b" + r"\W+".join(map(re.escape, words_of(name))) + r"\b", text, re.IGNORECASE)
+    return m[0] if m else name
 
 
 def _record_text(db: sqlite3.Connection, serial: int) -> str:
@@ -1643,13 +1716,29 @@ def _kind_relation(db: sqlite3.Connection, row: dict, serial: int) -> str:
     return align_relation(db, row["relation"] + ("_time" if is_time(row["object"]) else "_value"), serial)
 
 
+_NUMBER = re.compile(r"\+?\(?\d(?:[\d().\-/]|\s(?=[\d(]))*\d|\d")
+
+
+def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
+    """The number a record says for a fact whose current value is a number, when the model
+    read a value without a digit ("Zoe got a new phone number: 020 7946 0321." read as `new`
+    after "Zoe's phone number is 020 7946 0018."): the record's one number outside its
+    subject, or None."""
+    current = db.execute(CURRENT_VALUE, row).fetchone()
+    if current is None or not _NUMBER.search(current[0]) or is_time(current[0]) or _NUMBER.search(row["object"]):
+        return None
+    numbers = {m[0] for m in _NUMBER.finditer(text.replace(row["subject"], " "))}
+    return numbers.pop() if len(numbers) == 1 else None
+
+
 # English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
 # a Subaru and sold the Honda"): a record that says one may restate an earlier fact in other
 # words, under its name.
 _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
-                 "hired", "promoted", "painted"}
+                 "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded"}
+_TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
 
 CURRENT_RECORD = """
 SELECT a.serial, a.subject, a.object, r.text FROM current_edges AS e
@@ -1718,10 +1807,13 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     value for restates one current fact of its subject told in the present ("was born in Leeds"
     is not): the one whose name it says ("Theo changed schools to …": `school`), else the one
     whose value is the same kind of thing (the kind of the first noun sense WordNet gives each
-    name: Bristol and Cardiff are places, Acme is a state of being), when exactly one is. Read
-    alone, without earlier records to copy a name from, a small model names the fact after its
-    verb (`moved_to`), and "Where does Tom live?" would still find Bristol. A value of unknown
-    kind, or two of the same kind, change nothing. Returns the record's relation."""
+    name: Bristol and Cardiff are places, Acme is a state of being; a name WordNet does not know
+    is a place when said after "in", or after "to" in a change: "Raj lives in Pune.", "Tom
+    relocated to Zorbwick."), when exactly one is; when neither value is of a known kind, the
+    one fact whose value is not either ("Felix joined Nordhaus." after "Felix works at
+    Brightline."). Read alone, without earlier records to copy a name from, a small model names
+    the fact after its verb (`moved_to`), and "Where does Tom live?" would still find Bristol.
+    Two facts of the value's kind change nothing. Returns the record's relation."""
     words = _words_outside(text, row["subject"], row["object"])
     if db.execute(CURRENT_VALUE, row).fetchone() is not None or not _says_change(words):
         return row["relation"]
@@ -1736,11 +1828,32 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     named = {old["relation"] for old in facts if _says(between, _name_words(old["relation"]))}
     if len(named) == 1:
         return named.pop()
-    kind = LEXICON.first_noun_kind(row["object"])
-    same = {old["relation"] for old in facts if kind and LEXICON.first_noun_kind(old["object"]) == kind}
+    kind = _value_kind(text, row["object"], "to")
+    same = {old["relation"] for old in facts if kind and _old_kind(old) == kind}
     if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance
         same = {old["relation"] for old in facts if kind and kind in LEXICON.noun_kinds(old["object"])}
+    if not same and not kind:  # "Felix joined Nordhaus." after "Felix works at Brightline."
+        same = {old["relation"] for old in facts if not _old_kind(old)}
     return same.pop() if len(same) == 1 else row["relation"]
+
+
+def _old_kind(old) -> str:
+    """The kind of an earlier fact's value, read from its record as a change's is when the
+    record says one ("Tom relocated to Zorbwick.")."""
+    words = _words_outside(old["text"], old["subject"], old["object"])
+    return _value_kind(old["text"], old["object"], *(("to",) if _says_change(words) else ()))
+
+
+def _value_kind(text: str, value: str, *places: str) -> str:
+    """The kind of thing a record's value is: the kind of its first WordNet noun sense, else a
+    location when the record says it after "in" (or another of `places`: a change "to" a name
+    is a destination) and it is no time ("Raj lives in Pune.", "Tom relocated to Zorbwick."),
+    else unknown ("")."""
+    kind = LEXICON.first_noun_kind(value)
+    if kind or is_time(value):
+        return kind
+    before = "|".join(("in", *places))
+    return "location" if re.search(rf"\b(?:{before})\s+" + re.escape(value), text, re.IGNORECASE) else ""
 
 
 _PAST_WORDS = {"was", "were", "had", "did", "born"}
@@ -1775,8 +1888,10 @@ def _says(words: Sequence[str], name: Sequence[str]) -> bool:
 
 
 def _says_change(words: Sequence[str]) -> bool:
-    """Whether a record's words say a change: then a copied name may be the fact it changes."""
-    return bool(_CHANGE_WORDS & set(words))
+    """Whether a record's words say a change: then a copied name may be the fact it changes.
+    "took over" says one, as "took" alone does not ("took the Fiat to the garage")."""
+    return bool(_CHANGE_WORDS & set(words)) or any(
+        a in _TAKE and b == "over" for a, b in zip(words, words[1:]))
 
 
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:

@@ -240,6 +240,29 @@ SCENARIOS = [
      [("keep", "Which language is Nina learning?", ["Spanish"]), ("keep", "Where does Nina live?", ["Madrid"])]),
     (["The neighbourhood watch is led by Mr. Briggs.", "Mrs. Osei now leads the neighbourhood watch."],
      [("reverse", "Who leads the neighbourhood watch?", ["Osei"])]),
+    # ten more (11 questions), written on 2026-12-04 at 14:40 UTC as a held-out check of the rules
+    # for a change that names the value it replaces, a number read without its digits, and places
+    # WordNet does not know (docs/results.md), before two changes they led to
+    (["Priya's laptop is a ThinkPad.", "Priya swapped her ThinkPad for a MacBook."],
+     [("reworded", "What laptop does Priya have?", ["MacBook"])]),
+    (["The team captain is Jonas.", "Lea took over from Jonas as team captain."],
+     [("reverse", "Who is the team captain?", ["Lea"])]),
+    (["Sam's gym code is 4471.", "Sam's gym code changed to 9052."],
+     [("value", "What is Sam's gym code?", ["9052"])]),
+    (["Omar lives in Tromsø.", "Omar moved to Bergen last spring."],
+     [("reworded", "Where does Omar live?", ["Bergen"])]),
+    (["Lina works at Vexa.", "Lina started a new job at Corvin."],
+     [("reworded", "Where does Lina work?", ["Corvin"])]),
+    (["Kenji's dentist is Dr. Ito.", "Kenji replaced Dr. Ito with Dr. Mori as his dentist."],
+     [("reworded", "Who is Kenji's dentist?", ["Mori"])]),
+    (["The book club meets at Clara's house.", "The book club now meets at the library instead of Clara's house."],
+     [("reworded", "Where does the book club meet?", ["library"])]),
+    (["Ivan's flight number is LH 402.", "Ivan rebooked: his flight number is now LH 1180."],
+     [("value", "What is Ivan's flight number?", ["1180"])]),
+    (["Dev lives in Nashik.", "Dev works at Tarlo.", "Dev relocated to Indore."],
+     [("reworded", "Where does Dev live?", ["Indore"]), ("keep", "Where does Dev work?", ["Tarlo"])]),
+    (["Maya's car is a Fiat.", "Maya sold her Fiat and bought a Kia."],
+     [("reworded", "What car does Maya have?", ["Kia"])]),
 ]
 
 

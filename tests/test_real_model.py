@@ -51,6 +51,18 @@ def test_everyday_updates_end_to_end(tmp_path, model):
     assert "Graz" in cmc.ask(db, model, "Where does Lena live?").answer
 
 
+def test_updates_told_one_record_per_add_end_to_end(tmp_path, model):
+    # as an agent that calls `cmc.py add` once per thing the user says: the small model reads a
+    # change alone, naming it after its verb or taking the replaced value for the record's
+    db = cmc.open_db(tmp_path / "one.db")
+    for text in ("Raj lives in Pune.", "Raj moved to Chennai.",
+                 "Oliver's phone is an iPhone.", "Oliver replaced his iPhone with a Pixel."):
+        cmc.add_records(db, [(text, "test")])
+        cmc.extract_pending(db, model)
+    assert "Chennai" in cmc.ask(db, model, "Which city does Raj live in?").answer
+    assert "Pixel" in cmc.ask(db, model, "What phone does Oliver have?").answer
+
+
 def test_a_denial_told_to_the_real_model_is_not_stored_as_the_fact_it_denies(tmp_path, model):
     db = cmc.open_db(tmp_path / "deny.db")
     cmc.add_records(db, [("Tom works at Acme.", "test"), ("Tom no longer works at Acme.", "test"),
