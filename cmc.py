@@ -1641,9 +1641,11 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
 
 def _other_name(text: str, fact, taken: set[str]) -> str | None:
     """The one name a record says besides a fact's subject and value, and not inside either
-    ("a Pixel" in "Oliver replaced his iPhone with a Pixel."): of the value's kind when WordNet
-    knows it, else capitalised; not a time; None unless exactly one."""
-    kind = LEXICON.first_noun_kind(fact["object"])
+    ("a Pixel" in "Oliver replaced his iPhone with a Pixel."): a proper name for a proper name
+    (WordNet's kinds are a common noun's: it files "Karen" under communication), else of the
+    value's kind when WordNet knows it ("a viola" for "her cello"), else a proper name; not a
+    time; None unless exactly one."""
+    kind = "" if _proper(fact["object"]) else LEXICON.first_noun_kind(fact["object"])
     found = {}
     for span, start, _ in record_spans(text):
         tokens = span.split()
@@ -1655,10 +1657,15 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
         if not words or _CHANGE_WORDS & set(words) or is_time(name) \
                 or any(f" {t} " in key or key in f" {t} " for t in taken):  # "Dr. Mori" is not "Dr. Ito"
             continue
-        if kind and kind in LEXICON.noun_kinds(name) or not kind and start > 0 and _capitalised(name):
+        if kind and kind in LEXICON.noun_kinds(name) or not kind and start > 0 and _proper(name):
             found.setdefault(entity_key(name), name)
     keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
     return found[keys[0]] if len(keys) == 1 else None
+
+
+def _proper(name: str) -> bool:
+    """Whether a name is written as a proper name: a capital anywhere ("iPhone") or a number."""
+    return name[:1].isdigit() or any(c.isupper() for c in name)
 
 
 def _spelled_in(text: str, name: str) -> str:
