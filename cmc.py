@@ -615,6 +615,8 @@ _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will",
 _BEING = {"is", "are", "was", "were", "am", "be", "been", "being"}
 # Adverbs that modify a whole sentence and may stand after its last noun phrase ("... at the
 # city flat instead."): never the end of a name.
+# With "of" these make a preposition, not a kind of thing: "at the library instead of Clara's house".
+_BEFORE_OF = {"instead", "because", "ahead", "inside", "outside", "regardless", "irrespective"}
 _SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "tonight", "tomorrow",
                      "yesterday", "though", "however", "also", "anyway", "meanwhile"}
 
@@ -664,6 +666,9 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     raw = raw[1:] if sentence_start else raw
     named = any(w[0].isupper() for w in raw)
     plain = any(w[0].islower() and w.casefold().strip(".'’") not in _EDGE_WORDS | _ARTICLES for w in raw)
+    owner = max((j for j, w in enumerate(raw) if _possessive(w)), default=-1)
+    if owner >= 0 and all(w[0].islower() for w in raw[owner + 1:]) and not any(w[0].islower() for w in raw[:owner]):
+        return True  # "Clara's house": a name, then what it owns
     return not (named and plain)
 
 
@@ -702,7 +707,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     for k in range(len(words) - 1):
         # ... and one right before "of" and a name: "holds citizenship of United States"
         named_after = k + 2 < len(raw) and _capitalised(raw[k + 2]) and joined[k] and joined[k + 1]
-        if words[k + 1] == "of" and raw[k][0].islower() and words[k] not in function \
+        if words[k + 1] == "of" and raw[k][0].islower() and words[k] not in function | _BEFORE_OF \
                 and ("the" in words[max(0, k - 3):k] or named_after):
             j = k
             while j >= 0 and raw[j][0].islower() and words[j] not in function:
@@ -1605,7 +1610,6 @@ SELECT a.subject, a.subject_key, a.relation, a.object, a.object_key FROM current
 JOIN assertions AS a ON a.id = e.assertion_id
 WHERE e.object_key IN (:subject_key, :object_key) AND e.serial < :serial
 """
-_DETERMINERS = _ARTICLES | {"his", "her", "their", "my", "our", "its", "your"}
 
 
 def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -1649,14 +1653,14 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
     found = {}
     for span, start, _ in record_spans(text):
         tokens = span.split()
-        while tokens and tokens[0].casefold() in _DETERMINERS:
+        while tokens and tokens[0].casefold() in _DETERMINERS | {"its"}:
             tokens = tokens[1:]
         name = _trim_span(" ".join(tokens))[0] if tokens else ""
         words = words_of(name)
         key = f" {' '.join(words)} "
-        if not words or _CHANGE_WORDS & set(words) or is_time(name) \
+        if not words or _CHANGE_WORDS & set(words) or is_time(name) or (_PREPOSITIONS - {"of"}) & set(words) \
                 or any(f" {t} " in key or key in f" {t} " for t in taken):  # "Dr. Mori" is not "Dr. Ito"
-            continue
+            continue  # nor is "meets at the library" a name
         if kind and kind in LEXICON.noun_kinds(name) or not kind and start > 0 and _proper(name):
             found.setdefault(entity_key(name), name)
     keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
@@ -1664,8 +1668,10 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
 
 
 def _proper(name: str) -> bool:
-    """Whether a name is written as a proper name: a capital anywhere ("iPhone") or a number."""
-    return name[:1].isdigit() or any(c.isupper() for c in name)
+    """Whether a name is written as a proper name: its last word has a capital ("iPhone", "Dr.
+    Ito") or is a number; "Clara's house" is a house."""
+    last = name.split()[-1] if name.split() else ""
+    return last[:1].isdigit() or any(c.isupper() for c in last)
 
 
 def _spelled_in(text: str, name: str) -> str:

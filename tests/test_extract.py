@@ -190,6 +190,10 @@ def test_everyday_values_are_spans_and_sentence_words_are_not():
     assert "555-0142" in phone and not {"number", "phone number"} & phone, "the nouns after a possessive name a kind"
     assert not any(s.endswith(" a") for s in spans("Ren works as a pilot.")), "no span ends with the article 'a'"
     assert "Room A" in spans("Room A is on floor 2."), "a capital A is a name"
+    assert "the library" in spans("The book club now meets at the library instead of Clara's house."), \
+        "'instead of' is a preposition: 'library' names no kind of thing"
+    assert "Clara's house" in spans("The book club meets at Clara's house."), "a name, then what it owns"
+    assert not any("child" in s for s in spans("Aristotle's child is George Kohut.")), "a kind, not a thing"
 
 
 @pytest.mark.parametrize("text, subject, obj", [
