@@ -615,10 +615,10 @@ _CLAUSE_WORDS = {"is", "are", "was", "were", "am", "has", "have", "had", "will",
 _BEING = {"is", "are", "was", "were", "am", "be", "been", "being"}
 # Adverbs that modify a whole sentence and may stand after its last noun phrase ("... at the
 # city flat instead."): never the end of a name.
-# With "of" these make a preposition, not a kind of thing: "at the library instead of Clara's house".
-_BEFORE_OF = {"instead", "because", "ahead", "inside", "outside", "regardless", "irrespective"}
 _SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "tonight", "tomorrow",
                      "yesterday", "though", "however", "also", "anyway", "meanwhile"}
+# With "of" these make a preposition, not a kind of thing: "at the library instead of Clara's house".
+_BEFORE_OF = {"instead", "because", "ahead", "inside", "outside", "regardless", "irrespective"}
 
 
 # Lowercase particles inside a personal name ("Ferdinand von Richthofen", "Daphne du Maurier",
@@ -1619,9 +1619,9 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     Pixel." read as (Oliver, replaced_with, iPhone) after "Oliver's phone is an iPhone.";
     "Elena replaced Marco as captain of the rowing club." as (Elena, captain, Marco); "Karen
     handed the project lead role to Victor." as (Karen, project_lead, Victor)). The other name
-    is the model's other one when that is neither the fact's subject nor its value, else the one
-    name of the record (besides those two) of the value's kind, or capitalised when WordNet
-    does not know the value. Returns the row's new subject, relation and object, or None."""
+    is the model's other one when that is neither the fact's subject nor its value, else the
+    record's one other name of the value's sort (`_other_name`). Returns the row's new subject
+    (as this record spells it: "Oliver", not "Oliver's"), relation and object, or None."""
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return None
     said = f" {' '.join(words_of(text))} "
@@ -1675,7 +1675,7 @@ def _proper(name: str) -> bool:
 
 
 def _spelled_in(text: str, name: str) -> str:
-    """A name as this record spells it ("rowing club" for "the rowing club"), else as given."""
+    """A name as this record spells it ("Oliver" for an earlier "Oliver's"), else as given."""
     m = re.search(r"\b" + r"\W+".join(map(re.escape, words_of(name))) + r"\b", text, re.IGNORECASE)
     return m[0] if m else name
 

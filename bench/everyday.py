@@ -242,7 +242,7 @@ SCENARIOS = [
      [("reverse", "Who leads the neighbourhood watch?", ["Osei"])]),
     # ten more (11 questions), written on 2026-12-04 at 14:40 UTC as a held-out check of the rules
     # for a change that names the value it replaces, a number read without its digits, and places
-    # WordNet does not know (docs/results.md), before two changes they led to
+    # WordNet does not know (docs/results.md), before the three changes they led to
     (["Priya's laptop is a ThinkPad.", "Priya swapped her ThinkPad for a MacBook."],
      [("reworded", "What laptop does Priya have?", ["MacBook"])]),
     (["The team captain is Jonas.", "Lea took over from Jonas as team captain."],
@@ -263,6 +263,28 @@ SCENARIOS = [
      [("reworded", "Where does Dev live?", ["Indore"]), ("keep", "Where does Dev work?", ["Tarlo"])]),
     (["Maya's car is a Fiat.", "Maya sold her Fiat and bought a Kia."],
      [("reworded", "What car does Maya have?", ["Kia"])]),
+    # ten more (12 questions), written on 2026-12-04 at 15:00 UTC as a held-out check of a3ed5cf
+    # and not tuned on (docs/results.md)
+    (["Bea's gym is FitZone.", "Bea cancelled FitZone and signed up at Pulse Gym."],
+     [("reworded", "Which gym does Bea go to?", ["Pulse"])]),
+    (["The quiz night is on Tuesday.", "The quiz night was pushed back to Thursday."],
+     [("value", "When is the quiz night?", ["Thursday"])]),
+    (["Hugo's manager is Irene.", "Irene left, and Hugo now reports to Pavel."],
+     [("reworded", "Who is Hugo's manager?", ["Pavel"])]),
+    (["Lia's wifi password is sunflower22.", "Lia changed the wifi password to bluebird7."],
+     [("value", "What is Lia's wifi password?", ["bluebird7"])]),
+    (["Sven lives in Malmö.", "Sven works at Ericsson.", "Sven has since moved to Uppsala."],
+     [("reworded", "Where does Sven live?", ["Uppsala"]), ("keep", "Where does Sven work?", ["Ericsson"])]),
+    (["Our landlord is Mr. Dale.", "The flat was sold, so our landlord is now Ms. Reyes."],
+     [("same", "Who is our landlord?", ["Reyes"])]),
+    (["Tariq drives a Golf.", "Tariq traded in his Golf for a Tesla."],
+     [("reworded", "What does Tariq drive?", ["Tesla"])]),
+    (["The school play is in the main hall.", "The school play will now be in the gym."],
+     [("same", "Where is the school play?", ["gym"])]),
+    (["Eva's doctor is Dr. Lam.", "Eva switched doctors; she now sees Dr. Novak."],
+     [("reworded", "Who is Eva's doctor?", ["Novak"])]),
+    (["Kofi supports Arsenal.", "Kofi lives in Accra.", "Kofi now supports Chelsea."],
+     [("same", "Which team does Kofi support?", ["Chelsea"]), ("keep", "Where does Kofi live?", ["Accra"])]),
 ]
 
 
