@@ -1762,7 +1762,9 @@ WHERE e.subject_key = :subject_key AND e.relation = :relation
 
 def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A model-read fact that would replace its key's value when only one of the two records
-    says the relation's name: a small model copies names, so "Tom works at Acme." named
+    says the relation's name, or neither does and their words are not alike (`_alike`: "Kofi
+    lives in Accra." named `football` after "Kofi supports Arsenal."): a small model copies
+    names, so "Tom works at Acme." named
     `lives_in` after "Tom lives in Bristol." (or "Mara lives in Leeds." named `work_at`, then
     "Mara works at Acme.") would overwrite a fact that still holds. A new record that does not
     say the name takes the one other relation of its subject it does say ("Sam now supports
@@ -1779,7 +1781,7 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     their_words = _words_outside(old["text"], old["subject"], old["object"])
     ours, theirs = _says(our_words, name), _says(their_words, name) or _says_change(their_words)
     past = _says_past(their_words)  # "Raj studied in Mumbai." then "Raj lives in Pune.", both `school`
-    if ours == theirs and (ours or past == _says_past(our_words)):
+    if ours == theirs and (ours or past == _says_past(our_words) and _alike(our_words, their_words)):
         return row["relation"]
     if not ours:
         # "Sam now supports Chelsea." copied as lives_in: it says another fact of Sam's, support
@@ -1797,6 +1799,19 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     if own:
         relabel_assertions(db, old["serial"], row["relation"], own)
     return row["relation"]
+
+
+def _alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether two records may say one fact: one says a word of the other's, or a synonym or
+    derived word of one ("Kofi now supports Chelsea." and "Kofi supports Arsenal."; "Bo is
+    employed by Globex." and "Bo works at Initech." say it in words WordNet relates), or either
+    says nothing but function words ("The review is in Room A."). "Kofi lives in Accra." and
+    "Kofi supports Arsenal." do not: a copied name does not make them one fact."""
+    a, b = (_content_of(words) - _CHANGE_WORDS - _PRE_VERB_ADVERBS for words in (ours, theirs))
+    if not a or not b:
+        return True
+    near = b | LEXICON.related(tuple(b))
+    return any(_like_word(x, y) or _like_word(y, x) for x in a | LEXICON.related(tuple(a)) for y in near)
 
 
 # every value each relation of a subject has had, current or not

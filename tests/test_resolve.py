@@ -81,6 +81,17 @@ def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
     assert {k: v for k, v in current(db).items() if k[0] == "mara"} == \
         {("mara", "lives_in"): ("leeds", 4), ("mara", "works_at"): ("acme", 5)}  # work_at: Tom's works_at
     assert [v.object for v in cmc.history(db, "Mara", "lives_in")[0].versions] == ["Leeds"]
+    # a name that neither record says, copied onto both: their own words tell two facts apart
+    _model_put(db, "Kofi supports Arsenal.", ("Kofi", "football", "Arsenal"))
+    _model_put(db, "Kofi lives in Accra.", ("Kofi", "football", "Accra"))
+    _model_put(db, "Kofi now supports Chelsea.", ("Kofi", "football", "Chelsea"))  # the same words: an update
+    _model_put(db, "Ivo works at Initech.", ("Ivo", "job", "Initech"))
+    _model_put(db, "Ivo is an employee of Globex.", ("Ivo", "job", "Globex"))  # words WordNet relates
+    _model_put(db, "The review is in Room A.", ("The review", "place", "Room A"))
+    _model_put(db, "The review happens in Room C.", ("The review", "place", "Room C"))  # one says only function words
+    assert {k: v for k, v in current(db).items() if k[0] in ("kofi", "ivo", "review")} == \
+        {("kofi", "football"): ("chelsea", 8), ("kofi", "lives_in"): ("accra", 7), ("ivo", "job"): ("globex", 10),
+         ("review", "place"): ("room c", 12)}
 
 
 def test_a_copied_name_gives_way_to_the_fact_of_the_subject_the_record_says(db):
