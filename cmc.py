@@ -1750,7 +1750,8 @@ def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
 _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
-                 "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded"}
+                 "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
+                 "canceled", "dropped", "ditched"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
 
 CURRENT_RECORD = """
