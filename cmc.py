@@ -1837,7 +1837,7 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     is not): the one whose name it says ("Theo changed schools to …": `school`), else the one
     whose value is the same kind of thing (the kind of the first noun sense WordNet gives each
     name: Bristol and Cardiff are places, Acme is a state of being; a name WordNet does not know
-    is a place when said after "in", or after "to" in a change: "Raj lives in Pune.", "Tom
+    is a place when said after "in", or after "to" in a move: "Raj lives in Pune.", "Tom
     relocated to Zorbwick."), when exactly one is; when neither value is of a known kind, the
     one fact whose value is not either ("Felix joined Nordhaus." after "Felix works at
     Brightline."). Read alone, without earlier records to copy a name from, a small model names
@@ -1857,7 +1857,7 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     named = {old["relation"] for old in facts if _says(between, _name_words(old["relation"]))}
     if len(named) == 1:
         return named.pop()
-    kind = _value_kind(text, row["object"], "to")
+    kind = _value_kind(text, row["object"], *_destination(words))
     same = {old["relation"] for old in facts if kind and _old_kind(old) == kind}
     if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance
         same = {old["relation"] for old in facts if kind and kind in LEXICON.noun_kinds(old["object"])}
@@ -1868,14 +1868,24 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
 
 def _old_kind(old) -> str:
     """The kind of an earlier fact's value, read from its record as a change's is when the
-    record says one ("Tom relocated to Zorbwick.")."""
+    record says a move ("Tom relocated to Zorbwick.")."""
     words = _words_outside(old["text"], old["subject"], old["object"])
-    return _value_kind(old["text"], old["object"], *(("to",) if _says_change(words) else ()))
+    return _value_kind(old["text"], old["object"], *_destination(words))
+
+
+# verbs of moving house: a change "to" a name is then a destination ("Tom relocated to Zorbwick.");
+# "switched to Globex", "changed to Vodafone" say no such thing
+_MOVING = {"moved", "moves", "moving", "relocated", "relocates", "relocating", "emigrated", "immigrated"}
+
+
+def _destination(words: Sequence[str]) -> tuple[str, ...]:
+    """The word before a record's value that makes it a place: "to" after a verb of moving."""
+    return ("to",) if _MOVING & set(words) else ()
 
 
 def _value_kind(text: str, value: str, *places: str) -> str:
     """The kind of thing a record's value is: the kind of its first WordNet noun sense, else a
-    location when the record says it after "in" (or another of `places`: a change "to" a name
+    location when the record says it after "in" (or another of `places`: a move "to" a name
     is a destination) and it is no time ("Raj lives in Pune.", "Tom relocated to Zorbwick."),
     else unknown ("")."""
     kind = LEXICON.first_noun_kind(value)

@@ -276,10 +276,13 @@ def test_a_change_to_a_name_wordnet_does_not_know_restates_the_fact_of_its_kind(
     _model_put(db, "Bo moved to Quillby.", ("Bo", "moved_to", "Quillby"))
     _model_put(db, "Cy lives in Oslo.", ("Cy", "lives_in", "Oslo"))
     _model_put(db, "Cy joined Zorbco.", ("Cy", "joined", "Zorbco"))
+    _model_put(db, "Di lives in Oslo.", ("Di", "lives_in", "Oslo"))
+    _model_put(db, "Di switched to Globex.", ("Di", "switched_to", "Globex"))  # no move: no destination
     # two places: which one moved is not for cmc to guess (Zorbwick is Tom's destination)
     _model_put(db, "Tom coaches in Leeds.", ("Tom", "coaches_in", "Leeds"))
     _model_put(db, "Tom has now settled in Lyon.", ("Tom", "settled", "Lyon"))
     assert {k: v[0] for k, v in current(db).items() if k[0] == "tom"} == \
         {("tom", "lives_in"): "zorbwick", ("tom", "coaches_in"): "leeds", ("tom", "settled"): "lyon"}
-    assert {k: v[0] for k, v in current(db).items() if k[0] in ("bo", "cy")} == \
-        {("bo", "work_at"): "initech", ("bo", "moved_to"): "quillby", ("cy", "lives_in"): "oslo", ("cy", "joined"): "zorbco"}
+    assert {k: v[0] for k, v in current(db).items() if k[0] in ("bo", "cy", "di")} == \
+        {("bo", "work_at"): "initech", ("bo", "moved_to"): "quillby", ("cy", "lives_in"): "oslo", ("cy", "joined"): "zorbco",
+         ("di", "lives_in"): "oslo", ("di", "switched_to"): "globex"}
