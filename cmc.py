@@ -1560,6 +1560,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row.update(replaced)
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
+            row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
             row["relation"] = _kind_relation(db, row, ex.serial)
@@ -1678,6 +1679,23 @@ def _spelled_in(text: str, name: str) -> str:
     """A name as this record spells it ("Oliver" for an earlier "Oliver's"), else as given."""
     m = re.search(r"\b" + r"\W+".join(map(re.escape, words_of(name))) + r"\b", text, re.IGNORECASE)
     return m[0] if m else name
+
+
+def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
+    """(span, key) of the one subject the record names besides the model's subject and object
+    that has a current value of the fact's relation, when the model's subject has none: in "The
+    flat was sold, so our landlord is now Ms. Reyes." read as (The flat, landlord, Ms. Reyes)
+    after "Our landlord is Mr. Dale." the landlord is the fact's subject, not the flat."""
+    name = _name_words(row["relation"])
+    owned = name and re.search(r"\b" + r"\W+".join(map(re.escape, words_of(row["subject"]))) + r"(?:['’]s?)?\s+"
+                               + re.escape(name[0]), text, re.IGNORECASE)  # "Bo's landlord is …": Bo's
+    if owned or db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return None
+    words, taken = words_of(text), set(row["subject_key"].split()) | set(row["object_key"].split())
+    runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 4) + 1)}
+    named = [k for k in runs if not taken & set(k.split())
+             and db.execute(CURRENT_VALUE, {"subject_key": k, "relation": row["relation"]}).fetchone()]
+    return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
 def _record_text(db: sqlite3.Connection, serial: int) -> str:

@@ -94,6 +94,31 @@ def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
          ("review", "place"): ("room c", 12)}
 
 
+def test_a_fact_whose_subject_the_record_names_besides_the_models_is_that_subjects(db):
+    _model_put(db, "Our landlord is Mr. Dale.", ("landlord", "landlord", "Mr. Dale"))
+    _model_put(db, "The flat was sold, so our landlord is now Ms. Reyes.", ("The flat", "landlord", "Ms. Reyes"))
+    assert current(db) == {("landlord", "landlord"): ("ms reyes", 2)}
+    # the model's own subject has the relation, or two named subjects have it: as read
+    _model_put(db, "Ana's landlord is Mr. Holm.", ("Ana's", "landlord", "Mr. Holm"))
+    _model_put(db, "Bo's landlord is Ms. Lund, as Ana's was.", ("Bo", "landlord", "Ms. Lund"))
+    _model_put(db, "Ana's landlord is now Ms. Lund.", ("Ana's", "landlord", "Ms. Lund"))
+    assert current(db)[("bo", "landlord")] == ("ms lund", 4) and current(db)[("ana", "landlord")] == ("ms lund", 5)
+    _model_put(db, "Cy's home is Rome.", ("Cy's", "home", "Rome"))
+    _model_put(db, "Di's home is Oslo.", ("Di's", "home", "Oslo"))
+    _model_put(db, "Like Di, Cy now calls Paris home.", ("Cy", "home", "Paris"))  # Cy has a home: Cy's
+    _model_put(db, "The garage's landlord is Mr. Ng.", ("The garage's", "landlord", "Mr. Ng"))
+    _model_put(db, "After the sale the garage and our landlord are Ms. Ruiz.", ("the sale", "landlord", "Ms. Ruiz"))
+    assert current(db)[("cy", "home")] == ("paris", 8) and current(db)[("di", "home")] == ("oslo", 7)
+    assert current(db)[("sale", "landlord")] == ("ms ruiz", 10)  # two subjects named: as read
+
+
+def test_a_subject_named_inside_the_value_is_not_the_facts(db):
+    _model_put(db, "Our landlord is Mr. Dale.", ("landlord", "landlord", "Mr. Dale"))
+    _model_put(db, "Ms. Reyes's landlord is Mr. Kay.", ("Ms. Reyes's", "landlord", "Mr. Kay"))
+    _model_put(db, "The flat was sold, so our landlord is now Ms. Reyes.", ("The flat", "landlord", "Ms. Reyes"))
+    assert current(db)[("landlord", "landlord")] == ("ms reyes", 3)
+
+
 def test_a_copied_name_gives_way_to_the_fact_of_the_subject_the_record_says(db):
     _model_put(db, "Sam supports Arsenal.", ("Sam", "support", "Arsenal"))
     _model_put(db, "Sam lives in Leeds.", ("Sam", "lives_in", "Leeds"))
