@@ -1683,14 +1683,15 @@ def _spelled_in(text: str, name: str) -> str:
 
 def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
     """(span, key) of the one subject the record names besides the model's subject and object
-    that has a current value of the fact's relation, when the model's subject has none: in "The
-    flat was sold, so our landlord is now Ms. Reyes." read as (The flat, landlord, Ms. Reyes)
-    after "Our landlord is Mr. Dale." the landlord is the fact's subject, not the flat."""
+    that has a current value of the fact's relation, when the model's subject is a common noun
+    that has none: in "The flat was sold, so our landlord is now Ms. Reyes." read as (The flat,
+    landlord, Ms. Reyes) after "Our landlord is Mr. Dale." the landlord is the fact's subject,
+    not the flat."""
     name = _name_words(row["relation"])
     owned = name and re.search(r"\b" + r"\W+".join(map(re.escape, words_of(row["subject"]))) + r"(?:['’]s?)?\s+"
                                + re.escape(name[0]), text, re.IGNORECASE)  # "Bo's landlord is …": Bo's
-    if owned or db.execute(CURRENT_VALUE, row).fetchone() is not None:
-        return None
+    if owned or _proper(row["subject"]) or db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return None  # a name the model chose ("Ken" of "Mei's brother Ken lives in …") stands
     words, taken = words_of(text), set(row["subject_key"].split()) | set(row["object_key"].split())
     runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 4) + 1)}
     named = [k for k in runs if not taken & set(k.split())

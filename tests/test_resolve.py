@@ -110,6 +110,9 @@ def test_a_fact_whose_subject_the_record_names_besides_the_models_is_that_subjec
     _model_put(db, "After the sale the garage and our landlord are Ms. Ruiz.", ("the sale", "landlord", "Ms. Ruiz"))
     assert current(db)[("cy", "home")] == ("paris", 8) and current(db)[("di", "home")] == ("oslo", 7)
     assert current(db)[("sale", "landlord")] == ("ms ruiz", 10)  # two subjects named: as read
+    _model_put(db, "Mei lives in Toronto.", ("Mei", "work_at", "Toronto"))  # a name the model chose stands
+    _model_put(db, "Mei's brother Ken lives in Vancouver.", ("Ken", "work_at", "Vancouver"))
+    assert current(db)[("ken", "work_at")] == ("vancouver", 12)
 
 
 def test_a_subject_named_inside_the_value_is_not_the_facts(db):
