@@ -1675,9 +1675,15 @@ def _proper(name: str) -> bool:
     return last[:1].isdigit() or any(c.isupper() for c in last)
 
 
+def _name_pattern(name: str) -> str:
+    """A regular expression for a name's words as any record may write them ("Oliver's",
+    "the rowing club", "Dr. Ito")."""
+    return r"\b" + r"\W+".join(map(re.escape, words_of(name)))
+
+
 def _spelled_in(text: str, name: str) -> str:
     """A name as this record spells it ("Oliver" for an earlier "Oliver's"), else as given."""
-    m = re.search(r"\b" + r"\W+".join(map(re.escape, words_of(name))) + r"\b", text, re.IGNORECASE)
+    m = re.search(_name_pattern(name) + r"\b", text, re.IGNORECASE)
     return m[0] if m else name
 
 
@@ -1687,11 +1693,13 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     that has none: in "The flat was sold, so our landlord is now Ms. Reyes." read as (The flat,
     landlord, Ms. Reyes) after "Our landlord is Mr. Dale." the landlord is the fact's subject,
     not the flat."""
-    name = _name_words(row["relation"])
-    owned = name and re.search(r"\b" + r"\W+".join(map(re.escape, words_of(row["subject"]))) + r"(?:['’]s?)?\s+"
-                               + re.escape(name[0]), text, re.IGNORECASE)  # "Bo's landlord is …": Bo's
-    if owned or _proper(row["subject"]) or db.execute(CURRENT_VALUE, row).fetchone() is not None:
-        return None  # a name the model chose ("Ken" of "Mei's brother Ken lives in …") stands
+    if _proper(row["subject"]):  # a name the model chose ("Ken" of "Mei's brother Ken lives in …") stands
+        return None
+    name = _name_words(row["relation"])  # "Bo's landlord is …": Bo's
+    owned = name and re.search(_name_pattern(row["subject"]) + r"(?:['’]s?)?\s+" + re.escape(name[0]),
+                               text, re.IGNORECASE)
+    if owned or db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return None
     words, taken = words_of(text), set(row["subject_key"].split()) | set(row["object_key"].split())
     runs = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 4) + 1)}
     named = [k for k in runs if not taken & set(k.split())
