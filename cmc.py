@@ -2967,7 +2967,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     WordNet definition of a record's own words says is explained by it ("seat of government" by
     "The capital of …"); a question word a synonym or derived form of them says ("manages" for
     "The director of …") adds LEXICAL_WEIGHT, a tie-break, and one whose own synonym the record
-    says ("spouse" for "… is married to …") SYNONYM_WEIGHT.
+    says ("spouse" for "… is married to …") SYNONYM_WEIGHT; a word beside the answer's kind
+    that a synonym or derived form of the record's words says is explained ("Which figure
+    *established* …" by "… was founded by …"): it names the answer's own hop.
 
     The hop that gives the answer must answer part of the question (- 1 when it matches no word),
     unless unexplained words stand before every explained one: English names a chain from the
@@ -3059,6 +3061,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         other = asked - says[id(e)]
         related = LEXICON.related(own) if other else set()
         in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in related)}
+        # a word beside the answer's kind the record says otherwise is its hop's, as one it says
+        # itself ("Which figure *established* the club …" and "… was founded by Greta Lind")
+        says[id(e)] |= in_other_words[id(e)] & asked_beside
         # and those a synonym of which the record says ("spouse": "married person", for "is married to")
         own_words = [w for w in own if _lexical(w)]
         in_synonyms[id(e)] = {w for w in other - in_other_words[id(e)]

@@ -137,6 +137,15 @@ def test_a_hop_read_backwards_that_says_the_verb_beside_the_answers_kind_costs_n
     assert ranked(db, "Where does the designer of our logo live?")[0] == "Leeds"
 
 
+def test_a_verb_beside_the_answers_kind_said_in_other_words_is_the_answers_hop(db):
+    # "Which neighbour *established* …": the answer is the subject of "established", which
+    # "was founded by" says in other words; the club itself answers nothing of it
+    put(db, "Nora is a member of the Hilltop Book Club.", ("Nora", "member_of", "Hilltop Book Club"))
+    put(db, "The Hilltop Book Club was founded by Greta Lind.", ("Hilltop Book Club", "founder", "Greta Lind"))
+    put(db, "Greta Lind lives in Bergen.", ("Greta Lind", "lives_in", "Bergen"))
+    assert ranked(db, "Which neighbour established the book club that Nora is a member of?")[0] == "Greta Lind"
+
+
 def test_the_words_of_another_fact_of_the_same_record_explain_nothing(db):
     # "lives" is Ken's fact: the hop from Mei to her brother does not say where Mei lives
     put(db, "Mei's brother Ken lives in Vancouver.", ("Mei's", "brother", "Ken"), ("Ken", "lives_in", "Vancouver"))
