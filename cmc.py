@@ -2872,6 +2872,20 @@ def _clause_subjects(question_words: Sequence[str]) -> set[str]:
     return heads
 
 
+def _verb_after_do(question_words: Sequence[str], anchors: Sequence[str]) -> set[str]:
+    """The verb of a question with do-support whose subject opens with a determiner and ends in
+    a name the question gives: the words after that name ("From which country does the spouse
+    of the creator of X *hold citizenship*?"). English says it last, yet it is the hop nearest the
+    answer: the chain runs answer, verb, subject's phrases, name."""
+    for i, w in enumerate(question_words[:-1]):
+        if w in _DO and question_words[i + 1] in _DETERMINERS:
+            rest = question_words[i + 1:]
+            ends = [j + len(n) for n in (a.split() for a in anchors)
+                    for j in range(len(rest) - len(n) + 1) if rest[j:j + len(n)] == n]
+            return set(rest[max(ends):]) - _QUESTION_STOPWORDS if ends else set()
+    return set()
+
+
 def _clause_after(question: str, name: str) -> set[str]:
     """The verb of a relative clause with a name the question gives: the words after the name
     when it follows the relative word, to the end of the clause ("the religion that Malik Kafur
@@ -2976,8 +2990,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     answer back to the anchor ("the job title of the chairperson of Fatah"), so those words are
     the last hop's, worded differently ("works as"). For the same reason a path whose last hop
     explains a phrase while an earlier phrase is still unexplained stops at an entity the
-    question only passes through (- 0.5). A "when" question wants a time and a "where" or "who"
-    question does not: a value of the other kind pays 0.5. The words to explain are the
+    question only passes through (- 0.5). The verb of a question with do-support ("From which
+    country does the spouse of X *hold citizenship*?") comes last but names the hop nearest the
+    answer: a last hop that says it stops at the answer, and one after it went past. A "when"
+    question wants a time and a "where" or "who" question does not: a value of the other kind
+    pays 0.5. The words to explain are the
     question's less the name of the entity the path starts from and the words an article opens
     right before it ("the *book* Dubliners"; another entity the question names is still words
     to explain) and the rest of a relative clause it opens ("the religion that Ana *practiced*":
@@ -3017,6 +3034,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
                   for w, v, n in zip(question_words, question_words[1:], question_words[2:]))
     asked_beside = described - {kind}  # "Which company *employs* …": the answer is its subject
     phrase = _phrase_of(question)
+    do_verb = _verb_after_do(question_words, anchors)  # "… does the spouse of X *hold citizenship*"
     asks_time = asks_for_time(question)
     # "In which town is the party?": a hop whose record says "in" right before its value answers
     # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
@@ -3105,10 +3123,13 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         left = left - clause  # "the religion that Ana practiced": the first hop says "practiced"
         first_left = min((phrase[w] for w in left), default=None)
         if last:  # an earlier phrase left over: the answer lies further along
-            stops_short = first_left is not None and first_left < min(phrase[w] for w in last)
+            # ... unless the last hop says the do-supported verb, which names the hop nearest the answer
+            stops_short = first_left is not None and first_left < min(phrase[w] for w in last) and not last & do_verb
             last_penalty = 0.5 if stops_short else 0
         else:
-            stands_for = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
+            # (after a hop that says the do-supported verb, an unexplained one went past the answer)
+            stands_for = (bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
+                          and not covered & do_verb)
             last_penalty = 0 if stands_for else 1
         # a fact no hop path from the question's entities reaches (evidence that was not
         # traversed: search hits, a whole state) explains its own subject, not the question's

@@ -146,6 +146,23 @@ def test_a_verb_beside_the_answers_kind_said_in_other_words_is_the_answers_hop(d
     assert ranked(db, "Which neighbour established the book club that Nora is a member of?")[0] == "Greta Lind"
 
 
+def test_the_verb_after_do_support_is_the_hop_nearest_the_answer(db):
+    # "From which country does the spouse of the founder of X *hold citizenship*?": said last,
+    # the citizenship is the last hop; the capital and the head of state lie past it
+    put(db, "The Hilltop Book Club was founded by Greta Lind.", ("Hilltop Book Club", "founder", "Greta Lind"))
+    put(db, "Greta Lind is married to Oskar Lind.", ("Greta Lind", "married_to", "Oskar Lind"))
+    put(db, "Oskar Lind is a citizen of Norway.", ("Oskar Lind", "citizen_of", "Norway"))
+    put(db, "The head of state of Norway is King Harald.", ("Norway", "head_of_state", "King Harald"))
+    put(db, "The capital of Norway is Oslo.", ("Norway", "capital", "Oslo"))
+    question = "From which country does the spouse of the founder of the Hilltop Book Club hold citizenship?"
+    assert [c["answer"] for c in cmc.choice_window(candidates(db, question))] == ["Norway"]
+    words = cmc.words_of(question)
+    assert cmc._verb_after_do(words, ["hilltop book club"]) == {"hold", "citizenship"}
+    assert cmc._verb_after_do(words, ["oslo"]) == set()  # the subject does not end in that name
+    # a subject that opens with a name may go on past it ("Nora's *brother*"): not read
+    assert cmc._verb_after_do(cmc.words_of("Which city does Nora's brother live in?"), ["nora"]) == set()
+
+
 def test_the_words_of_another_fact_of_the_same_record_explain_nothing(db):
     # "lives" is Ken's fact: the hop from Mei to her brother does not say where Mei lives
     put(db, "Mei's brother Ken lives in Vancouver.", ("Mei's", "brother", "Ken"), ("Ken", "lives_in", "Vancouver"))
