@@ -929,10 +929,13 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
     if status != "facts":
         return reply + status + '", "triples": []}'
     reply += 'facts", "triples": ['
+    # a subject that overlaps every other span leaves no object to choose ("running club starts at
+    # 6:30am."): never offered, when another is
+    subjects = [(s, a, b) for s, a, b in spans if any(d <= a or c >= b for _, c, d in spans)] or spans
     for _ in range(MAX_TRIPLES):
         reply += '{"subject": "'
-        subject, a, b = spans[model.choose(prompt, [_json_str(s) + '"' for s, _, _ in spans], reply=reply,
-                                                  prefer_longer=SPAN_LENGTH_BIAS)]
+        subject, a, b = subjects[model.choose(prompt, [_json_str(s) + '"' for s, _, _ in subjects], reply=reply,
+                                                     prefer_longer=SPAN_LENGTH_BIAS)]
         reply += _json_str(subject) + '", "relation": "'
         relation = model.complete(prompt, reply=reply, max_tokens=12, stop=('"', "\n")).text.strip()
         after = '", "object": "'
@@ -1196,6 +1199,14 @@ COUNT_ACTIVE_RULES = "SELECT count(*) FROM rules WHERE status = 'active'"
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 
 
+def _without_adverb(span: str) -> str:
+    """A rule slot less the lowercase adverbs it opens with ("now Mr. Lund" for "<S>'s boss is
+    <O>." in "Dario's boss is now Mr. Lund."): the model's spans never open with one
+    (record_spans)."""
+    rest = re.sub(r"^(?:(?:" + "|".join(sorted(_PRE_VERB_ADVERBS)) + r")\s+)+", "", span)
+    return rest or span
+
+
 class RuleBook:
     """The active rules, compiled; match() reads one record with them. Each rule is filed under
     the longest word of its literal text, so a record is only tried against the rules whose word
@@ -1220,7 +1231,7 @@ class RuleBook:
         tried = [rule for w in set(_LETTERS.findall(text)) for rule in self.by_word.get(w, ())]
         for rule_id, form, relation, literals in tried + self.always:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
-                subject, obj = m["S"].strip(), m["O"].strip()
+                subject, obj = _without_adverb(m["S"].strip()), _without_adverb(m["O"].strip())
                 # two places (may be namesakes), each ending in a name, not in a clause the slot
                 # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."), nor holding
                 # a denial or a hedge ("Tom no longer" for "<S> works at <O>.")
@@ -1454,11 +1465,11 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         if model is None:
             raise CmcError("A model is needed to extract new records. Pass --model or install the "
                            "embedded model with `make install`.")
-        texts = {r["serial"]: r["text"] for r in waiting}
+        texts = {r["serial"]: fact_text(r["text"]) for r in waiting}
         before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
         written: list[Extraction] = []
         known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
-        for n, ex in enumerate(extract_batch(model, [(r["serial"], r["text"]) for r in waiting],
+        for n, ex in enumerate(extract_batch(model, list(texts.items()),
                                              relation_catalogue(db), known)):
             with transaction(db):  # each record is written as soon as it is read
                 if write_extraction(db, ex, "model"):
@@ -1502,12 +1513,45 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                 stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
 
 
+# A time phrase a record may open with: a preposition, a modifier, then words for a time
+_TIME_LEAD = {"from", "starting", "beginning", "since", "after", "until", "till", "by", "in", "on", "effective"}
+_TIME_MODIFIERS = {"next", "this", "last", "coming", "every", "each", "early", "late", "mid"}
+
+
+def fact_text(text: str) -> str:
+    """The part of a record a fact is read from: the record less a time phrase it opens with
+    ("From next week the running club starts at 6:30am." -> "the running club starts at
+    6:30am."). When a fact starts to hold is none of its names, and a small model reads the
+    opening time as the subject. A time word needs a preposition or a modifier before it, or a
+    comma or a determiner after it ("June Carter lives in Nashville." opens with a name; so does
+    "Monday is my day off.")."""
+    tokens = list(re.finditer(r"\S+", text))
+    if len(tokens) < 4:
+        return text
+    words = [t.group().casefold().strip(".,;:!?") for t in tokens]
+    i = 1 if words[0] in _TIME_LEAD else 2 if words[:2] == ["as", "of"] else 0
+    led = i > 0
+    while i < len(words) and words[i] in _TIME_MODIFIERS:
+        i, led = i + 1, True
+    j = i
+    while j < len(words) - 3 and (words[j] in _DAY_WORDS or words[j] in _MONTHS
+                                  or LEXICON.first_noun_kind(words[j]) == "time"
+                                  or words[j].isdigit() and (j > i or led and len(words[j]) == 4)):  # "June 1", "In 2019"
+        j += 1
+    if j == i:
+        return text
+    comma = tokens[j - 1].group().endswith(",")
+    if not (comma or words[j] in _DETERMINERS or (led and _capitalised(tokens[j].group()))):
+        return text
+    return text[tokens[j].start():]
+
+
 def _cached_or_ruled(db: sqlite3.Connection, rules: RuleBook, row) -> tuple[Extraction, str] | None:
     cached = db.execute(CACHED, {"text_key": row["text_key"], "serial": row["serial"]}).fetchone()
     if cached:
         return Extraction(row["serial"], cached["status"], _cached_triples(db, cached["serial"]),
                           cached["reason"]), f"cache:{cached['serial']}"
-    hit = rules.match(row["serial"], row["text"])
+    hit = rules.match(row["serial"], fact_text(row["text"]))
     return (hit[1], f"rule:{hit[0]}") if hit else None
 
 
@@ -1623,6 +1667,10 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     is the model's other one when that is neither the fact's subject nor its value, else the
     record's one other name of the value's sort (`_other_name`). Returns the row's new subject
     (as this record spells it: "Oliver", not "Oliver's"), relation and object, or None."""
+    for fact in db.execute(SUBJECT_EDGES, row):  # "Greta handed the under-12 team over to Paul."
+        if recipient := _handed_to(text, fact):
+            return {"subject": recipient, "subject_key": entity_key(recipient), "relation": fact["relation"],
+                    "object": _spelled_in(text, fact["object"]), "object_key": entity_key(fact["object"])}
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return None
     said = f" {' '.join(words_of(text))} "
@@ -1642,6 +1690,50 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     subject = _spelled_in(text, fact["subject"])
     return {"subject": subject, "subject_key": fact["subject_key"], "relation": fact["relation"],
             "object": value, "object_key": entity_key(value)}
+
+
+# verbs of handing over: "<giver> handed <thing> over to <recipient>", "passed … on to", "turned …
+# over to"; the recipient takes the giver's place
+_HANDING = {"hand", "hands", "handed", "handing", "pass", "passes", "passed", "passing", "turn", "turns",
+            "turned", "turning"}
+_HANDING_PARTICLES = {"over", "on"}
+
+
+def _handed_to(text: str, fact) -> str | None:
+    """The proper name a record hands a fact's value over to when the fact's subject hands it
+    over: "Greta handed the under-12 team over to Paul." (or "handed over the under-12 team to
+    Paul") after "Greta coaches the under-12 team.": Paul coaches it now, the team's coach is
+    what changed. The subject says the verb, the value is its object, "over" or "on" goes with
+    the verb and "to" opens the recipient. ("Ana handed the report to Bo." hands a thing, not a
+    role; when the value hands over, as in "Karen handed the project lead role to Victor." after
+    "The project lead is Karen.", the value is replaced, as any change does.)"""
+    words = words_of(text)
+    subject, value = entity_key(fact["subject"]).split(), entity_key(fact["object"]).split()
+
+    def at(name: list[str], i: int) -> int | None:  # the name at i, after an article
+        i += i < len(words) and words[i] in _DETERMINERS
+        return i + len(name) if words[i:i + len(name)] == name else None
+
+    s = next((i for i in range(len(words)) if at(subject, i) == i + len(subject)), None)
+    if s is None:
+        return None
+    i = s + len(subject)
+    i += i < len(words) and words[i] in _PRE_VERB_ADVERBS
+    if i >= len(words) or words[i] not in _HANDING:
+        return None
+    i += 1
+    particle = i < len(words) and words[i] in _HANDING_PARTICLES
+    end = at(value, i + particle)
+    if end is None:
+        return None
+    if not particle and end < len(words) and words[end] in _HANDING_PARTICLES:
+        end, particle = end + 1, True
+    if not particle or end >= len(words) or words[end] != "to":
+        return None
+    after = " ".join(words[end + 1:])
+    names = [span for span, _, _ in record_spans(text) if _proper(span) and words_of(span)
+             and f"{after} ".startswith(" ".join(words_of(span)) + " ")]
+    return max(names, key=lambda n: (len(words_of(n)), -len(n))) if names else None  # "Paul", not "Paul."
 
 
 def _other_name(text: str, fact, taken: set[str]) -> str | None:
@@ -1778,7 +1870,7 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
                  "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
-                 "canceled", "dropped", "ditched"}
+                 "canceled", "dropped", "ditched", "closed"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
 
 CURRENT_RECORD = """
@@ -1911,15 +2003,21 @@ def _destination(words: Sequence[str]) -> tuple[str, ...]:
 
 
 def _value_kind(text: str, value: str, *places: str) -> str:
-    """The kind of thing a record's value is: the kind of its first WordNet noun sense, else a
-    location when the record says it after "in" (or another of `places`: a move "to" a name
-    is a destination) and it is no time ("Raj lives in Pune.", "Tom relocated to Zorbwick."),
-    else unknown ("")."""
+    """The kind of thing a record's value is: a location when the record says a one-word proper
+    name after "in" (or another of `places`: a move "to" a name is a destination), whatever
+    WordNet's common noun of that spelling is ("Leo moved to Cork."); else the kind of its
+    first WordNet noun sense ("Green Cafe": a cafe); else a location when the record says it
+    after "in" or `places` and it is no time ("Raj lives in Pune.", "Tom relocated to
+    Zorbwick."); else unknown ("")."""
+    before = "|".join(("in", *places))
+    said = not is_time(value) and re.search(rf"\b(?:{before})\s+" + re.escape(value), text, re.IGNORECASE)
+    # "Leo moved to Cork.": a one-word name is a place, whatever a cork is ("Green Cafe" is a cafe)
+    if said and _proper(value) and len(words_of(value)) == 1:
+        return "location"
     kind = LEXICON.first_noun_kind(value)
     if kind or is_time(value):
         return kind
-    before = "|".join(("in", *places))
-    return "location" if re.search(rf"\b(?:{before})\s+" + re.escape(value), text, re.IGNORECASE) else ""
+    return "location" if said else ""
 
 
 _PAST_WORDS = {"was", "were", "had", "did", "born"}
@@ -2698,6 +2796,8 @@ class Lexicon:
         "the *head of state* of"): the longest noun lemma at a word that ends the phrase (the
         last word, or one before a preposition or verb of being)."""
         for j, w in enumerate(words):
+            if j == 0 and (w in _PREPOSITIONS or w in _EDGE_WORDS):  # "the over to" (a name taken out)
+                return None
             for n in (*reversed(_LEMMA_RUN), 1):
                 run = list(words[j:j + n])
                 if len(run) < n or not (n > 1 or j + 1 == len(words) or words[j + 1] in _PREPOSITIONS | _EDGE_WORDS):
@@ -3304,19 +3404,28 @@ EARLIER_VERSIONS = """
 SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
 WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
 """
+# ... and, for a fact read backwards from its value, the earlier facts of the value under the same
+# relation: "Greta handed the under-12 team over to Paul." after "Greta coaches the under-12 team."
+EARLIER_HOLDERS = """
+SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
+WHERE a.object_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
+"""
 
 
 def earlier_wordings(db: sqlite3.Connection, edges: Sequence[Edge],
                      texts: dict[int, str]) -> dict[tuple[int, str, str], str]:
     """For each fact whose record says a change ("Mei moved to Montreal."), the words the
     earlier versions of the fact said besides their names ("Mei lives in Toronto.": lives):
-    the change is of the fact they named, so those words are the hop's too."""
+    the change is of the fact they named, so those words are the hop's too. Read backwards from
+    its value, the earlier versions are the value's earlier holders ("Greta coaches the
+    under-12 team.", before Greta handed it over to Paul: coaches)."""
     out = {}
     for e in edges:
         text, key = texts.get(e.serial), (e.serial, *e.fact)
         if text and key not in out and _says_change(_words_outside(text, e.subject_text, e.object_text)):
-            out[key] = " ".join(w for s, o, t in db.execute(EARLIER_VERSIONS, (*e.fact, e.serial))
-                                for w in _words_outside(t, s, o))
+            query, args = (EARLIER_HOLDERS, (e.subject, e.relation, e.serial)) if e.reverse \
+                else (EARLIER_VERSIONS, (*e.fact, e.serial))
+            out[key] = " ".join(w for s, o, t in db.execute(query, args) for w in _words_outside(t, s, o))
     return out
 
 

@@ -163,6 +163,13 @@ def test_the_verb_after_do_support_is_the_hop_nearest_the_answer(db):
     assert cmc._verb_after_do(cmc.words_of("Which city does Nora's brother live in?"), ["nora"]) == set()
 
 
+def test_a_role_handed_over_says_what_its_earlier_holders_did(db):
+    # read backwards from the team, Paul's record says no "coach": the fact it changed did
+    put(db, "Greta coaches the under-12 team.", ("Greta", "coach", "under-12 team"))
+    put(db, "Greta handed the under-12 team over to Paul.", ("Paul", "coach", "under-12 team"))
+    assert ranked(db, "Who coaches the under-12 team?")[0] == "Paul"
+
+
 def test_the_words_of_another_fact_of_the_same_record_explain_nothing(db):
     # "lives" is Ken's fact: the hop from Mei to her brother does not say where Mei lives
     put(db, "Mei's brother Ken lives in Vancouver.", ("Mei's", "brother", "Ken"), ("Ken", "lives_in", "Vancouver"))

@@ -286,6 +286,47 @@ def _json(s):
     return json.dumps(s, ensure_ascii=False)[1:-1]
 
 
+class LongestSpanModel:
+    """Reads a fact and writes the longest span it is offered: a small model's worst habit."""
+    def choose(self, prompt, options, *, reply="", prefer_longer=0.0):
+        if 'facts"' in options or "]}" in options:  # the status, then one triple
+            return options.index('facts"') if 'facts"' in options else options.index("]}")
+        return max(range(len(options)), key=lambda i: len(options[i]))
+
+    def complete(self, prompt, *, reply="", max_tokens=64, stop=("\n",)):
+        return cmc.Completion("starts_at", prompt_tokens=1, completion_tokens=1)
+
+
+def test_a_subject_that_would_leave_no_object_is_never_offered():
+    # "running club starts at 6:30am." overlaps every other span: no object could follow it
+    text = "The running club starts at 6:30am."
+    reply = cmc.decode_extraction(LongestSpanModel(), "prompt", cmc.record_spans(text), text)
+    assert cmc.validate_extraction(1, text, reply).status == "facts"
+
+
+@pytest.mark.parametrize("text, read", [
+    ("From next week the running club starts at 6:30am.", "the running club starts at 6:30am."),
+    ("Tomorrow the office is closed.", "the office is closed."),
+    ("As of today, my dentist is Dr. Chen.", "my dentist is Dr. Chen."),
+    ("In 2019 Bo moved to Oslo.", "Bo moved to Oslo."),
+    ("Since March Leo has lived in Cork.", "Leo has lived in Cork."),
+    # a name, not a time; a time that is the subject; a place
+    ("June Carter lives in Nashville.", "June Carter lives in Nashville."),
+    ("Monday is my day off.", "Monday is my day off."),
+    ("In Germany, the official language is German.", "In Germany, the official language is German."),
+])
+def test_a_fact_is_read_without_the_time_phrase_its_record_opens_with(text, read):
+    assert cmc.fact_text(text) == read
+
+
+def test_the_model_reads_a_record_without_its_opening_time_phrase(db):
+    stored(db, "From next week the running club starts at 6:30am.")
+    model = FakeModel([facts_reply(("running club", "starts_at", "6:30am"))])
+    cmc.extract_pending(db, model)
+    assert model.prompts[0].endswith("Record: the running club starts at 6:30am.\nJSON:")
+    assert db.execute("SELECT object FROM assertions").fetchone()[0] == "6:30am"
+
+
 def test_the_model_loads_on_first_use_so_rule_read_records_never_wait_for_it(db, tmp_path):
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"not a GGUF file")

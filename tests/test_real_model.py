@@ -63,6 +63,18 @@ def test_updates_told_one_record_per_add_end_to_end(tmp_path, model):
     assert "Pixel" in cmc.ask(db, model, "What phone does Oliver have?").answer
 
 
+def test_updates_told_in_one_add_with_a_time_phrase_or_a_hand_over_end_to_end(tmp_path, model):
+    # one batch: "From next week …" is read without its time phrase (the model had read "next"
+    # as the subject), and a team handed over has a new coach
+    db = cmc.open_db(tmp_path / "batch.db")
+    cmc.add_records(db, [(t, "test") for t in (
+        "The running club starts at 7am.", "From next week the running club starts at 6:30am.",
+        "Greta coaches the under-12 team.", "Greta handed the under-12 team over to Paul.")])
+    cmc.extract_pending(db, model)
+    assert "6:30" in cmc.ask(db, model, "When does the running club start?").answer
+    assert "Paul" in cmc.ask(db, model, "Who coaches the under-12 team?").answer
+
+
 def test_a_denial_told_to_the_real_model_is_not_stored_as_the_fact_it_denies(tmp_path, model):
     db = cmc.open_db(tmp_path / "deny.db")
     cmc.add_records(db, [("Tom works at Acme.", "test"), ("Tom no longer works at Acme.", "test"),

@@ -272,6 +272,29 @@ def test_a_change_that_names_a_facts_current_value_gives_that_fact_the_records_o
          ("jo", "sold"): "brompton"}
 
 
+def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
+    # "<subject> handed <value> over to <name>": the recipient holds it now, whatever the model read
+    _model_put(db, "Greta coaches the under-12 team.", ("Greta", "coach", "under-12 team"))
+    _model_put(db, "Greta handed the under-12 team over to Paul.", ("Greta", "coach", "12"))
+    _model_put(db, "Ivo runs the bakery.", ("Ivo", "runs", "bakery"))
+    _model_put(db, "Ivo handed over the bakery to Marek Nowak.", ("Ivo", "runs", "bakery"))
+    _model_put(db, "Sam chairs the board.", ("Sam", "chairs", "board"))
+    _model_put(db, "Sam passed the board on to Lee.", ("Sam", "chairs", "board"))
+    assert [tuple(r) for r in db.execute("SELECT subject, relation, object FROM assertions WHERE serial IN (2, 4, 6)")] \
+        == [("Paul", "coach", "under-12 team"), ("Marek Nowak", "runs", "bakery"), ("Lee", "chairs", "board")]
+    # a thing handed to someone, not over: it changes hands, not what Ana did with it
+    _model_put(db, "Ana wrote the report.", ("Ana", "wrote", "report"))
+    _model_put(db, "Ana handed the report to Bo.", ("Ana", "wrote", "report"))
+    assert db.execute("SELECT subject FROM assertions WHERE serial = 8").fetchone()[0] == "Ana"
+
+
+def test_a_change_of_account_is_a_change(db):
+    _model_put(db, "Hana's bank is Monzo.", ("Hana's", "bank", "Monzo"))
+    _model_put(db, "Hana closed her Monzo account and opened one at Starling.",
+               ("Hana", "closed_her_monzo_account_and_opened_one_at", "Starling"))
+    assert current(db)[("hana", "bank")] == ("starling", 2)
+
+
 def test_a_number_read_without_its_digits_is_the_records_one_number(db):
     _model_put(db, "Zoe's phone number is 020 7946 0018.", ("Zoe's", "phone_number", "020 7946 0018"))
     _model_put(db, "Zoe got a new phone number: 020 7946 0321.", ("Zoe", "phone_number", "new"))
@@ -314,3 +337,12 @@ def test_a_change_to_a_name_wordnet_does_not_know_restates_the_fact_of_its_kind(
     assert {k: v[0] for k, v in current(db).items() if k[0] in ("bo", "cy", "di")} == \
         {("bo", "work_at"): "initech", ("bo", "moved_to"): "quillby", ("cy", "lives_in"): "oslo", ("cy", "joined"): "zorbco",
          ("di", "lives_in"): "oslo", ("di", "switched_to"): "globex"}
+    # a one-word name after "in" or a move's "to" is a place, whatever WordNet's cork is; a name
+    # of several words is what its last word is ("Green Cafe", like "Noodle Bar", is a cafe)
+    _model_put(db, "Leo is allergic to peanuts.", ("Leo", "allergies", "peanuts"))
+    _model_put(db, "Leo lives in Galway.", ("Leo", "home", "Galway"))
+    _model_put(db, "Leo moved to Cork.", ("Leo", "moved_to", "Cork"))
+    _model_put(db, "The team lunch is at Noodle Bar.", ("The team lunch", "team_lunch", "Noodle Bar"))
+    _model_put(db, "The team lunch moved to Green Cafe.", ("The team lunch", "location", "Green Cafe"))
+    assert {k: v[0] for k, v in current(db).items() if k[0] in ("leo", "team lunch")} == \
+        {("leo", "allergies"): "peanuts", ("leo", "home"): "cork", ("team lunch", "team_lunch"): "green cafe"}

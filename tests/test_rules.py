@@ -293,6 +293,18 @@ def test_a_repeated_record_reads_as_its_relabelled_original(db):
     assert db.execute("SELECT relation FROM assertions WHERE serial = 3").fetchone()[0] == "phone_work"
 
 
+def test_a_rule_slot_does_not_open_with_an_adverb(db):
+    add(db, "Ana's boss is Mrs. Kim.", "Bo's boss is Mr. Lund.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana's", "boss", "Mrs. Kim")),
+                                       facts_reply(("Bo's", "boss", "Mr. Lund"))]))
+    book = cmc.RuleBook(db)
+    assert book.match(3, "Ana's boss is now Mr. Pike.")[1].triples == [cmc.Triple("Ana's", "boss", "Mr. Pike")]
+    # nor is a time the record opens with read into one: a rule reads what the model would
+    add(db, "From Monday Cy's boss is Ms. Ode.")
+    (ex,) = cmc.extract_pending(db, None)
+    assert ex.triples == [cmc.Triple("Cy's", "boss", "Ms. Ode")]
+
+
 def test_a_rule_slot_never_swallows_a_clause(db):
     add(db, "Ana drives a Toyota.", "Bo drives a Fiat.")
     cmc.extract_pending(db, FakeModel([facts_reply(("Ana", "drives", "Toyota")),
