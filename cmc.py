@@ -1535,9 +1535,9 @@ def fact_text(text: str) -> str:
         i, led = i + 1, True
     j = i
     while j < len(words) - 3 and (words[j] in _DAY_WORDS or words[j] in _MONTHS
-                                  or LEXICON.first_noun_kind(words[j]) == "time"
-                                  or words[j].isdigit() and (j > i or led and len(words[j]) == 4)):  # "June 1", "In 2019"
-        j += 1
+                                  or LEXICON.first_noun_kind(words[j]) == "time"  # "week", "spring"
+                                  or words[j].isdigit() and (j > i or led and len(words[j]) == 4)):
+        j += 1  # ("June 1", "In 2019")
     if j == i:
         return text
     comma = tokens[j - 1].group().endswith(",")
@@ -2795,9 +2795,9 @@ class Lexicon:
         """The noun a noun phrase ends in, adjectives before it skipped ("official *language* is",
         "the *head of state* of"): the longest noun lemma at a word that ends the phrase (the
         last word, or one before a preposition or verb of being)."""
+        if words and (words[0] in _PREPOSITIONS or words[0] in _EDGE_WORDS):
+            return None  # "the over to": the determiner of a name taken out of the record
         for j, w in enumerate(words):
-            if j == 0 and (w in _PREPOSITIONS or w in _EDGE_WORDS):  # "the over to" (a name taken out)
-                return None
             for n in (*reversed(_LEMMA_RUN), 1):
                 run = list(words[j:j + n])
                 if len(run) < n or not (n > 1 or j + 1 == len(words) or words[j + 1] in _PREPOSITIONS | _EDGE_WORDS):
@@ -3094,11 +3094,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     country does the spouse of X *hold citizenship*?") comes last but names the hop nearest the
     answer: a last hop that says it stops at the answer, and one after it went past. A "when"
     question wants a time and a "where" or "who" question does not: a value of the other kind
-    pays 0.5. The words to explain are the
-    question's less the name of the entity the path starts from and the words an article opens
-    right before it ("the *book* Dubliners"; another entity the question names is still words
-    to explain) and the rest of a relative clause it opens ("the religion that Ana *practiced*":
-    the first hop's verb, worded differently) and less the answer's kind and the words beside it
+    pays 0.5. The words to explain are the question's less the name of the entity the path
+    starts from and the words an article opens right before it ("the *book* Dubliners";
+    another entity the question names is still words to explain) and the rest of a relative
+    clause it opens ("the religion that Ana *practiced*": the first hop's verb, worded
+    differently) and less the answer's kind and the words beside it
     (answer_phrase), which describe the answer rather than a hop, unless "of" and an article or
     a name follow the kind ("What is the *job* of Aiko's spouse?"): then it is the last hop. A
     preposition the question puts before its wh-word ("In which town …") is a word to explain
@@ -3404,11 +3404,13 @@ EARLIER_VERSIONS = """
 SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
 WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
 """
-# ... and, for a fact read backwards from its value, the earlier facts of the value under the same
-# relation: "Greta handed the under-12 team over to Paul." after "Greta coaches the under-12 team."
+# ... and, for a fact read backwards from its value, the value's earlier holders under the same
+# relation, whose facts still stand: "Greta coaches the under-12 team." before "Greta handed the
+# under-12 team over to Paul." (current_edges_by_value)
 EARLIER_HOLDERS = """
-SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
-WHERE a.object_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
+SELECT a.subject, a.object, r.text FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
+WHERE e.object_key = ? AND e.relation = ? AND e.serial < ? ORDER BY e.serial DESC LIMIT 3
 """
 
 
