@@ -1613,10 +1613,39 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row["relation"] = _changed_relation(db, row, text)
             if number := _number_value(db, row, text):
                 row["object"], row["object_key"] = number, entity_key(number)
-        row["id"] = db.execute(INSERT_ASSERTION, row).lastrowid
-        add_entity(db, row["subject_key"], row["subject"])
-        resolve_assertion(db, row)
+        further = _further_fact(db, row, text) if how == "model" else None
+        for r in (row, further) if further else (row,):
+            r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
+            add_entity(db, r["subject_key"], r["subject"])
+            resolve_assertion(db, r)
     return True
+
+
+def _further_fact(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """A second fact a change record states about the model's subject beside the one read: a
+    noun, "at" / "with" / "for" and a proper name ("Ahmed relocated to Dubai for a new *job at*
+    Gulf Trust." after "Ahmed works at Nile Bank."), restating the one other current fact of the
+    subject whose record's own words are alike (WordNet relates "job" and "works"). The new
+    assertion row, or None (no change said, no such phrase, or not exactly one such fact)."""
+    if not _says_change(_words_outside(text, row["subject"], row["object"])):
+        return None
+    taken = {row["subject_key"], row["object_key"]}
+    found = {}
+    for span, _, _ in record_spans(text):
+        key = entity_key(span)
+        m = re.search(r"(\w+)\s+(?:at|with|for)\s+(?:the\s+)?" + re.escape(span) + r"(?!\w)", text)
+        if m and _proper(span) and key and key not in taken and m[1].casefold() not in _EDGE_WORDS | _ARTICLES:
+            found.setdefault(key, []).append((m[1].casefold(), span))
+    if len(found) != 1:
+        return None
+    (noun, name), *_ = sorted(next(iter(found.values())), key=lambda f: len(f[1]))  # "Gulf Trust", not "… Trust."
+    facts = {f["relation"] for f in db.execute(SUBJECT_EDGES, row) if f["relation"] != row["relation"]
+             and _content_of(own := _words_outside(f["text"], f["subject"], f["object"]))
+             and _alike([noun], own)}
+    if len(facts) != 1:
+        return None
+    return {**row, "relation": facts.pop(), "relation_text": noun, "object": name,
+            "object_key": entity_key(name)}
 
 
 SUBJECT_EDGES = """
