@@ -774,6 +774,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 continue
             if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
                 break
+            if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
+                break
             # nor runs across a lowercase relative word: "the country where rugby union was
             # created" holds "country" and "rugby union", never "country where rugby union"
             if j > i and words[j] in _RELATIVE and raw[j][0].islower():
@@ -1233,9 +1235,11 @@ class RuleBook:
             if all(c in text for c in literals) and (m := form_regex(form).match(text)):
                 subject, obj = _without_adverb(m["S"].strip()), _without_adverb(m["O"].strip())
                 # two places (may be namesakes), each ending in a name, not in a clause the slot
-                # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."), nor holding
-                # a denial or a hedge ("Tom no longer" for "<S> works at <O>.")
-                if entity_key(subject) and entity_key(obj) and not _ends_in_function_word(subject) \
+                # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."; "Olly left
+                # the band; the new" for "The <S> drummer is <O>."), nor holding a denial or a
+                # hedge ("Tom no longer" for "<S> works at <O>.")
+                if entity_key(subject) and entity_key(obj) and ";" not in subject + obj \
+                        and not _ends_in_function_word(subject) \
                         and not _ends_in_function_word(obj) and not _doubt(subject) and not _doubt(obj) \
                         and not _names_a_kind(subject) and not _names_a_kind(obj):
                     hits.append((sum(map(len, literals)), rule_id, Triple(subject, relation, obj)))
@@ -1899,7 +1903,7 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
                  "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
-                 "canceled", "dropped", "ditched", "closed"}
+                 "canceled", "dropped", "ditched", "closed", "nowadays"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
 
 CURRENT_RECORD = """
@@ -2082,9 +2086,10 @@ def _says(words: Sequence[str], name: Sequence[str]) -> bool:
 
 def _says_change(words: Sequence[str]) -> bool:
     """Whether a record's words say a change: then a copied name may be the fact it changes.
-    "took over" says one, as "took" alone does not ("took the Fiat to the garage")."""
+    "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so does
+    "these days", as "now" does ("Nora prefers Daily Grind these days.")."""
     return bool(_CHANGE_WORDS & set(words)) or any(
-        a in _TAKE and b == "over" for a, b in zip(words, words[1:]))
+        a in _TAKE and b == "over" or (a, b) == ("these", "days") for a, b in zip(words, words[1:]))
 
 
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:

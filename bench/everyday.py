@@ -315,6 +315,33 @@ SCENARIOS = [
     (["Ana's yoga class is on Monday.", "Ana's yoga class is at the community centre.",
       "Ana's yoga class moved to Wednesday."],
      [("keep", "Where is Ana's yoga class?", ["community centre"]), ("value", "When is Ana's yoga class?", ["Wednesday"])]),
+    # twelve more (13 questions), written on 2026-12-04 at 17:40 UTC as a held-out check of
+    # 1d99e2e … and the second-fact rule, and not tuned on (docs/results.md)
+    (["Rosa's gym is Iron Temple.", "Rosa gave up Iron Temple and now trains at Core Club."],
+     [("reworded", "Which gym does Rosa train at?", ["Core Club"])]),
+    (["The quarterly review is on October 3.", "The quarterly review has been postponed to October 10."],
+     [("value", "When is the quarterly review?", ["October 10"])]),
+    (["Imran's car is a Prius.", "The Prius was stolen, so Imran now drives a Corolla."],
+     [("reworded", "What car does Imran drive?", ["Corolla"])]),
+    (["Mila teaches at Oakfield School.", "Oakfield School is in Derby.", "Mila took a post at Elm Academy.",
+      "Elm Academy is in Leicester."],
+     [("chain", "In which city does Mila teach?", ["Leicester"])]),
+    (["The shop opens at 9am.", "The shop now opens at 8am."],
+     [("value", "When does the shop open?", ["8am", "8 am"])]),
+    (["Pedro is the club treasurer.", "Pedro stepped down and Lucia became club treasurer."],
+     [("reverse", "Who is the club treasurer?", ["Lucia"])]),
+    (["Ken's email is ken@oldmail.com.", "Ken's new email address is ken@newmail.org."],
+     [("value", "What is Ken's email?", ["newmail"])]),
+    (["Sara lives in Lyon.", "Sara speaks French.", "Sara moved to Turin."],
+     [("keep", "What language does Sara speak?", ["French"]), ("reworded", "Where does Sara live?", ["Turin"])]),
+    (["The band's drummer is Olly.", "Olly left the band; the new drummer is Jas."],
+     [("same", "Who is the band's drummer?", ["Jas"])]),
+    (["Nora's favourite café is Bean Scene.", "Nora prefers Daily Grind these days."],
+     [("reworded", "What is Nora's favourite café?", ["Daily Grind"])]),
+    (["Tim's flat is on Baker Street.", "Tim moved out of Baker Street and into a flat on Mill Lane."],
+     [("reworded", "Which street is Tim's flat on?", ["Mill Lane"])]),
+    (["The wifi router is in the hallway.", "We moved the wifi router to the study."],
+     [("reworded", "Where is the wifi router?", ["study"])]),
 ]
 
 

@@ -286,6 +286,11 @@ def _json(s):
     return json.dumps(s, ensure_ascii=False)[1:-1]
 
 
+def test_no_span_runs_across_a_semicolon():
+    spans = [s for s, _, _ in cmc.record_spans("Olly left the band; the new drummer is Jas.")]
+    assert "the new drummer" in spans and not any(";" in s for s in spans)
+
+
 class LongestSpanModel:
     """Reads a fact and writes the longest span it is offered: a small model's worst habit."""
     def choose(self, prompt, options, *, reply="", prefer_longer=0.0):

@@ -310,6 +310,18 @@ def test_a_second_fact_of_a_change_the_model_did_not_read_restates_the_fact_told
          ("di", "moved_to"): "moss"}
 
 
+def test_these_days_and_nowadays_say_a_change_as_now_does(db):
+    # a copied name stands for the fact the record changes when it says "these days"
+    _model_put(db, "Ada's favourite tea is Zestio.", ("Ada's", "favorite", "Zestio"))
+    _model_put(db, "Ada drinks Quorla these days.", ("Ada", "favorite", "Quorla"))
+    _model_put(db, "Bo's favourite tea is Zestio.", ("Bo's", "favorite", "Zestio"))
+    _model_put(db, "Bo drinks Quorla at work.", ("Bo", "favorite", "Quorla"))  # no change said: its own words
+    _model_put(db, "Cy's favourite tea is Zestio.", ("Cy's", "favorite", "Zestio"))
+    _model_put(db, "Nowadays Cy drinks Quorla.", ("Cy", "favorite", "Quorla"))
+    assert current(db)[("ada", "favorite")] == ("quorla", 2) and current(db)[("bo", "favorite")] == ("zestio", 3)
+    assert current(db)[("cy", "favorite")] == ("quorla", 6)
+
+
 def test_a_change_of_account_is_a_change(db):
     _model_put(db, "Hana's bank is Monzo.", ("Hana's", "bank", "Monzo"))
     _model_put(db, "Hana closed her Monzo account and opened one at Starling.",
