@@ -316,7 +316,7 @@ SCENARIOS = [
       "Ana's yoga class moved to Wednesday."],
      [("keep", "Where is Ana's yoga class?", ["community centre"]), ("value", "When is Ana's yoga class?", ["Wednesday"])]),
     # twelve more (13 questions), written on 2026-12-04 at 17:40 UTC as a held-out check of
-    # 1d99e2e … and the second-fact rule, and not tuned on (docs/results.md)
+    # 6e9e5d0 (docs/results.md)
     (["Rosa's gym is Iron Temple.", "Rosa gave up Iron Temple and now trains at Core Club."],
      [("reworded", "Which gym does Rosa train at?", ["Core Club"])]),
     (["The quarterly review is on October 3.", "The quarterly review has been postponed to October 10."],
