@@ -1621,7 +1621,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row["relation"] = _changed_relation(db, row, text)
             if number := _number_value(db, row, text):
                 row["object"], row["object_key"] = number, entity_key(number)
-        further = _further_fact(db, row, text) if how == "model" else None
+        further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
         for r in (row, further) if further else (row,):
             r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
             add_entity(db, r["subject_key"], r["subject"])
