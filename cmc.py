@@ -1958,6 +1958,16 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
+def _alike_between(text: str, row: dict, theirs: Sequence[str]) -> bool:
+    """Whether a record's own words from its subject to its object ("prefers" of "Nora prefers
+    Daily Grind these days.", change words aside) and another record's words are alike, both
+    saying some: "relocated to" says nothing of its own, so "Ahmed relocated to Dubai for a new
+    job at Gulf Trust." is alike to no fact by its "job"."""
+    ours = [w for w in _words_between(text, row["subject"], row["object"]) or [] if w not in _CHANGE_WORDS]
+    return bool(_content_of(ours) - _PRE_VERB_ADVERBS and _content_of(theirs) - _CHANGE_WORDS) \
+        and _alike(ours, theirs)
+
+
 def _alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     """Whether two records may say one fact: one says a word of the other's, or a synonym or
     derived word of one ("Kofi now supports Chelsea." and "Kofi supports Arsenal."; "Bo is
@@ -2013,6 +2023,12 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     named = {old["relation"] for old in facts if _says(between, _name_words(old["relation"]))}
     if len(named) == 1:
         return named.pop()
+    # ... else the one whose record says it in words alike ("Nora prefers Daily Grind these
+    # days." and "Nora's favourite café is Bean Scene.")
+    alike = {old["relation"] for old in facts
+             if _alike_between(text, row, _words_outside(old["text"], old["subject"], old["object"]))}
+    if len(alike) == 1:
+        return alike.pop()
     kind = _value_kind(text, row["object"], *_destination(words))
     same = {old["relation"] for old in facts if kind and _old_kind(old) == kind}
     if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance

@@ -322,6 +322,22 @@ def test_these_days_and_nowadays_say_a_change_as_now_does(db):
     assert current(db)[("cy", "favorite")] == ("quorla", 6)
 
 
+def test_a_change_told_in_words_alike_restates_that_fact_whatever_the_values_kinds(db):
+    # "prefers" and "favourite" are alike in WordNet; the café names' last words are of other kinds
+    _model_put(db, "Nora's favourite café is Bean Scene.", ("Nora's", "favorite", "Bean Scene"))
+    _model_put(db, "Nora prefers Daily Grind these days.", ("Nora", "favorite", "Daily Grind"))  # copied
+    _model_put(db, "Ida's favourite café is Bean Scene.", ("Ida's", "favorite", "Bean Scene"))
+    _model_put(db, "Ida prefers Daily Grind these days.", ("Ida", "prefers", "Daily Grind"))  # named after its verb
+    assert current(db)[("nora", "favorite")] == ("daily grind", 2)
+    assert current(db)[("ida", "favorite")] == ("daily grind", 4) and ("ida", "prefers") not in current(db)
+    # only the words from subject to value count: "moved to" says nothing alike to "works at"
+    _model_put(db, "Uma works at Nile Bank.", ("Uma", "works_at", "Nile Bank"))
+    _model_put(db, "Uma moved to Doha for a new job.", ("Uma", "works_at", "Doha"))
+    _model_put(db, "Eli works at Nile Bank.", ("Eli", "works_at", "Nile Bank"))
+    _model_put(db, "Eli moved to Doha for a new job.", ("Eli", "moved_to", "Doha"))
+    assert current(db)[("uma", "works_at")][0] == "nile bank" and current(db)[("eli", "works_at")][0] == "nile bank"
+
+
 def test_a_change_of_account_is_a_change(db):
     _model_put(db, "Hana's bank is Monzo.", ("Hana's", "bank", "Monzo"))
     _model_put(db, "Hana closed her Monzo account and opened one at Starling.",
