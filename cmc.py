@@ -1520,7 +1520,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
 # A time phrase a record may open with: a preposition, a modifier, then words for a time
 _TIME_LEAD = {"from", "starting", "beginning", "since", "after", "until", "till", "by", "in", "on", "effective"}
 _TIME_MODIFIERS = {"next", "this", "last", "coming", "every", "each", "early", "late", "mid"}
-_TIME_FIRST = _TIME_LEAD | _TIME_MODIFIERS | {"as"}  # ("As of today, …"); and a day, a month, …
+_TIME_FIRST = _TIME_LEAD | _TIME_MODIFIERS | {"as"}  # ("As of today, …"); a day, a month: see fact_text
 
 
 def fact_text(text: str) -> str:
@@ -1531,8 +1531,9 @@ def fact_text(text: str) -> str:
     comma or a determiner after it ("June Carter lives in Nashville." opens with a name; so does
     "Monday is my day off.")."""
     first = text.split(None, 1)[0].casefold().strip(".,;:!?") if text.strip() else ""
-    if not (first in _TIME_FIRST or first not in _ARTICLES and LEXICON.first_noun_kind(first) == "time"):
-        return text  # the common case, without tokenising the record
+    if not (first in _TIME_FIRST or first in _DAY_WORDS or first in _MONTHS
+            or first not in _ARTICLES and LEXICON.first_noun_kind(first) == "time"):
+        return text  # the common case, without tokenising the record ("Jun" is no WordNet time)
     tokens = list(re.finditer(r"\S+", text))
     if len(tokens) < 4:
         return text
