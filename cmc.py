@@ -3011,19 +3011,40 @@ def _phrase_of(question: str) -> dict[str, int]:
 _DO = {"do", "does", "did"}
 
 
-def _clause_subjects(question_words: Sequence[str]) -> set[str]:
+def _after_possessive(question: str) -> set[int]:
+    """The positions in words_of(question) of the words right after a possessive ("Kate's *best*
+    friend"): the possessive opens their phrase as a determiner does."""
+    at, marks = 0, set()
+    for token in question.split():
+        at += len(words_of(token))
+        if _possessive(token.rstrip(".,;:!?\"'”’)]")) or _possessive(token):
+            marks.add(at)
+    return marks
+
+
+def _clause_subjects(question_words: Sequence[str], possessed: set[int] = frozenset()) -> set[str]:
     """The words of the noun phrases the question makes the subject of a verb of its own, up to
     their first function word: after do-support ("Which profession does *the chairperson* of X
-    belong to?") or opening a relative clause ("the school where *the author* of X studied").
-    Such a phrase names a thing the question asks something about, not the answer."""
+    belong to?", "What does Kate's *best friend* do …?": a possessive name opens the phrase as a
+    determiner does, `possessed`) or opening a relative clause ("the school where *the author* of
+    X studied"). Such a phrase names a thing the question asks something about, not the answer."""
     heads = set()
     for i, w in enumerate(question_words[1:-1], 1):
-        if not (w in _DO or w in _RELATIVE) or question_words[i + 1] not in _DETERMINERS:
+        if not (w in _DO or w in _RELATIVE):
             continue
-        j = i + 2
+        # "does Kate's best friend": the name, of up to four words, then what it has
+        owner = next((k for k in range(i + 2, min(i + 6, len(question_words))) if k in possessed
+                      and not any(v in _EDGE_WORDS | _ARTICLES for v in question_words[i + 1:k])), None)
+        if question_words[i + 1] not in _DETERMINERS and owner is None:
+            continue
+        j = k = i + 2 if owner is None else owner
         while j < len(question_words) and question_words[j] not in _EDGE_WORDS | _ARTICLES | _RELATIVE:
-            heads.add(question_words[j])
             j += 1
+        # ... less the verb, when the phrase runs on to it: then only function words follow
+        # ("Where does the author *live*?", "… does Tom's sister *come* from?")
+        if w in _DO and j - k > 1 and all(v in _EDGE_WORDS | _ARTICLES for v in question_words[j:]):
+            j -= 1
+        heads.update(question_words[k:j])
     return heads
 
 
@@ -3254,7 +3275,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     kind_is_named = bool(kind) and (kind_named or any(_same_word(kind, k) for k in named_kind.values() if k))
     asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
     # "Which profession does the chairperson of X belong to?": not the chairperson
-    subjects = _clause_subjects(question_words) - described
+    subjects = _clause_subjects(question_words, _after_possessive(question)) - described
     paths = hop_paths(edges)
     # per named entity a path starts from: the words that say what it is ("the *book*
     # Dubliners") and its relative clause's verb ("the religion that Ana *practiced*")

@@ -488,6 +488,21 @@ def test_the_subject_of_the_questions_own_verb_is_not_the_answer(db):
     assert cmc._clause_subjects(cmc.words_of("Where does Tom live?")) == set(), "a name is no phrase opened by an article"
 
 
+def test_a_possessive_opens_the_subject_of_the_questions_own_verb(db):
+    put(db, "Kate's best friend is Rosa.", ("Kate's", "best_friend", "Rosa"))
+    put(db, "Rosa works as a nurse.", ("Rosa", "works_as", "nurse"))
+    put(db, "Kate's best friend is now Mia.", ("Kate's", "best_friend", "Mia"))
+    put(db, "Mia works as a pilot.", ("Mia", "works_as", "pilot"))
+    # the best friend does the living: she is what the question asks about, not its answer
+    assert ranked(db, "What does Kate's best friend do for a living?")[0] == "pilot"
+    assert ranked(db, "Who is Kate's best friend?")[0] == "Mia"
+    subjects = lambda q: cmc._clause_subjects(cmc.words_of(q), cmc._after_possessive(q))  # noqa: E731
+    # the phrase stops before the verb it runs on to
+    assert subjects("Where does Tom's sister live?") == {"sister"}
+    assert subjects("Where does the author live?") == {"author"}
+    assert subjects("What does Mary Ann's husband do?") == {"husband"}
+
+
 def test_one_record_word_explains_one_question_word_the_one_nearer_the_names(db):
     put(db, "The Lantern was created by Mira Holt.", ("The Lantern", "creator", "Mira Holt"))
     put(db, "Mira Holt is famous for Glass Harbor.", ("Mira Holt", "famous_for", "Glass Harbor"))
