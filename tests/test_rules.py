@@ -316,3 +316,9 @@ def test_a_rule_slot_never_swallows_a_clause(db):
     assert book.match(4, "Kofi sold the Toyota and now drives a Volvo.") is None  # the model reads it
     assert book.match(5, "Ana's brother Bo drives a Kia.") is None  # Bo drives it, not "Ana's brother Bo"
     assert book.match(6, "Aunt May's nephew drives a Kia.")[1].triples == [cmc.Triple("Aunt May's nephew", "drives", "Kia")]
+    # a name and the verb it does, a comma or a function word going on from it, is a clause
+    assert book.match(7, "Ed retired, and Bo drives a Kia.") is None
+    assert book.match(8, "Ed sold the van, so Bo drives a Kia.") is None
+    # ... a content word going on from a word with a verb's ending is still the name
+    assert book.match(9, "Australian rules football drives a Kia.")[1].triples == [
+        cmc.Triple("Australian rules football", "drives", "Kia")]
