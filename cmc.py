@@ -804,6 +804,8 @@ _PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finall
 
 
 _PERSONAL_PRONOUNS = {"i", "we", "you", "he", "she", "they"}
+# adverbs that go with a verb to make a phrasal verb ("went up to", "moved back to")
+_PARTICLES = {"up", "down", "out", "off", "back", "away", "over", "on"}
 
 
 def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int | None:
@@ -816,6 +818,18 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
     if words[0] in _PERSONAL_PRONOUNS and len(raw) > 2 and joined[0] and raw[1][:1].islower() \
             and words[1] not in function | _SENTENCE_ADVERBS:
         return 1  # "We changed our dentist to …": "changed" is what we did
+    if words[0] in _DETERMINERS and len(raw) > 3 and raw[1][:1].islower():
+        # "The dog walker comes on Fridays.", "The rent went up to …": the first lowercase word
+        # after the noun with a verb's inflection, which a preposition, article or particle
+        # goes on from (not "The office plants need water": a plural noun)
+        for k in range(2, len(raw) - 1):
+            if joined[k - 1] and words[k] in _PRE_VERB_ADVERBS:  # "The shop now opens at 8am."
+                continue
+            if not joined[k - 1] or not raw[k][:1].islower() or words[k] in function:
+                return None
+            if _verb_form(raw[k]) and joined[k] and words[k + 1] in _PREPOSITIONS | _DETERMINERS | _PARTICLES:
+                return k
+        return None
     k = 1 if len(raw) > 1 and words[0] in _ARTICLES and _capitalised(raw[1]) else 0
     if k >= len(raw) or words[k] in function or not _capitalised(raw[k]):
         return None
@@ -1922,7 +1936,8 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
                  "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
-                 "canceled", "dropped", "ditched", "closed", "nowadays"}
+                 "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded", "downgraded", "increased",
+                 "decreased", "reduced", "lowered", "extended", "postponed", "delayed"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
 
 CURRENT_RECORD = """
@@ -2048,9 +2063,17 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     same = {old["relation"] for old in facts if kind and _old_kind(old) == kind}
     if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance
         same = {old["relation"] for old in facts if kind and kind in LEXICON.noun_kinds(old["object"])}
+    if not same and _amount(row["object"]):  # "The rent went up to 1,020." after "The rent is 950 euros a month."
+        same = {old["relation"] for old in facts if _amount(old["object"])}
     if not same and not kind:  # "Felix joined Nordhaus." after "Felix works at Brightline."
         same = {old["relation"] for old in facts if not _old_kind(old)}
     return same.pop() if len(same) == 1 else row["relation"]
+
+
+def _amount(value: str) -> bool:
+    """Whether a value is an amount: it opens with a number (or a currency sign and one) and is
+    no time ("1,020", "950 euros a month", "$40"; not "iPhone 12", "7:45")."""
+    return bool(re.match(r"[$€£¥]?\d", value)) and not is_time(value)
 
 
 def _old_kind(old) -> str:
@@ -2121,10 +2144,12 @@ def _says(words: Sequence[str], name: Sequence[str]) -> bool:
 
 def _says_change(words: Sequence[str]) -> bool:
     """Whether a record's words say a change: then a copied name may be the fact it changes.
-    "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so does
-    "these days", as "now" does ("Nora prefers Daily Grind these days.")."""
+    "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so do
+    "these days", as "now" does ("Nora prefers Daily Grind these days."), and "up to" / "down to"
+    ("The rent went up to …")."""
     return bool(_CHANGE_WORDS & set(words)) or any(
-        a in _TAKE and b == "over" or (a, b) == ("these", "days") for a, b in zip(words, words[1:]))
+        a in _TAKE and b == "over" or (a, b) == ("these", "days") or (b in ("up", "down") and c == "to")
+        for a, b, c in zip(words, words[1:], [*words[2:], ""]))
 
 
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:

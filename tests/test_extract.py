@@ -401,3 +401,15 @@ def test_a_role_named_after_the_verb_between_the_names_is_the_second_names_fact(
     reply = '{"status": "facts", "triples": [{"subject": "Ana", "relation": "director", "object": "Acme"}]}'
     ex = cmc.validate_extraction(4, "Ana directs films for Acme.", reply)
     assert ex.triples[0].subject == "Ana", "more than a verb between the names: no role swap"
+
+
+def test_no_span_opens_at_or_runs_into_the_verb_after_a_lowercase_noun():
+    spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
+    assert "comes" not in spans("The dog walker comes on Fridays now.")
+    assert "The dog walker" in spans("The dog walker comes on Fridays now.")
+    rent = spans("The rent went up to 1,020 euros a month.")
+    assert "The rent" in rent and "1,020 euros a month" in rent
+    assert not [s for s in rent if "rent went" in s]
+    assert "opens" not in spans("The shop now opens at 8am.")
+    # a plural noun, a content word going on from it, is no verb
+    assert "The office plants" in spans("The office plants need water.")

@@ -396,3 +396,20 @@ def test_a_change_to_a_name_wordnet_does_not_know_restates_the_fact_of_its_kind(
     _model_put(db, "The team lunch moved to Green Cafe.", ("The team lunch", "location", "Green Cafe"))
     assert {k: v[0] for k, v in current(db).items() if k[0] in ("leo", "team lunch")} == \
         {("leo", "allergies"): "peanuts", ("leo", "home"): "cork", ("team lunch", "team_lunch"): "green cafe"}
+
+
+def test_an_upgrade_and_an_amount_going_up_are_changes(db):
+    # named after its own verb, a change restates the subject's one fact of the value's kind
+    _model_put(db, "Aiko's phone is an iPhone 12.", ("Aiko's", "phone", "iPhone 12"))
+    _model_put(db, "Aiko upgraded to an iPhone 15.", ("Aiko", "upgraded_to", "iPhone 15"))
+    assert current(db) == {("aiko", "phone"): ("iphone 15", 2)}
+    # an amount stands for the subject's one amount: a number goes up, down, or is reduced
+    _model_put(db, "The rent is 950 euros a month.", ("The rent", "rent", "950 euros a month"))
+    _model_put(db, "The rent went up to 1,020.", ("The rent", "went_up_to", "1,020"))
+    _model_put(db, "The fee is $40.", ("The fee", "fee", "$40"))
+    _model_put(db, "The fee was reduced to $30.", ("The fee", "reduced_to", "$30"))
+    assert current(db)[("rent", "rent")] == ("1 020", 4) and ("rent", "went_up_to") not in current(db)
+    assert current(db)[("fee", "fee")] == ("30", 6)
+    # not told as a change: its own fact
+    _model_put(db, "The rent includes 40 euros for heating.", ("The rent", "includes", "40 euros"))
+    assert current(db)[("rent", "includes")] == ("40 euros", 7) and current(db)[("rent", "rent")][0] == "1 020"
