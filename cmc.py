@@ -1671,7 +1671,9 @@ def _further_fact(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     for span, _, _ in record_spans(text):
         key = entity_key(span)
         m = re.search(r"(\w+)\s+(?:at|with|for)\s+(?:the\s+)?" + re.escape(span) + r"(?!\w)", text)
-        if m and _proper(span) and key and key not in taken and m[1].casefold() not in _EDGE_WORDS | _ARTICLES:
+        # the noun names a fact: a content word, not the change ("… then left for Coop.")
+        if m and _proper(span) and key and key not in taken \
+                and m[1].casefold() not in _EDGE_WORDS | _ARTICLES | _CHANGE_WORDS | _PRE_VERB_ADVERBS:
             found.setdefault(key, []).append((m[1].casefold(), span))
     if len(found) != 1:
         return None

@@ -303,11 +303,14 @@ def test_a_second_fact_of_a_change_the_model_did_not_read_restates_the_fact_told
     _model_put(db, "Di works at Kiwi.", ("Di", "works_at", "Kiwi"))
     _model_put(db, "Di also works at Rema.", ("Di", "evening_work", "Rema"))
     _model_put(db, "Di moved to Moss for a new job at Coop.", ("Di", "moved_to", "Moss"))
-    assert {k: v[0] for k, v in current(db).items() if k[0] in ("ed", "bo", "cy", "di")} == \
+    _model_put(db, "Al lives in Oslo.", ("Al", "lives_in", "Oslo"))
+    _model_put(db, "Al works at Kiwi.", ("Al", "works_at", "Kiwi"))
+    _model_put(db, "Al moved to Moss, then left for Coop.", ("Al", "lives_in", "Moss"))  # the change names no fact
+    assert {k: v[0] for k, v in current(db).items() if k[0] in ("ed", "bo", "cy", "di", "al")} == \
         {("ed", "works_at"): "initech", ("ed", "visited"): "paris",
          ("bo", "works_at"): "initech", ("bo", "moved_to"): "rome",
          ("cy", "lives_in"): "bergen", ("di", "works_at"): "kiwi", ("di", "evening_work"): "rema",
-         ("di", "moved_to"): "moss"}
+         ("di", "moved_to"): "moss", ("al", "lives_in"): "moss", ("al", "works_at"): "kiwi"}
 
 
 def test_these_days_and_nowadays_say_a_change_as_now_does(db):
