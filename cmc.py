@@ -1135,15 +1135,17 @@ KNOWN_ENTITY = "SELECT EXISTS (SELECT 1 FROM entities WHERE key = :key)"
 
 
 def prefer_known(spans: list[tuple[str, int, int]], known) -> list[tuple[str, int, int]]:
-    """Drop a span that is a known name run on into lowercase words ("Bengaluru lies") when the
-    memory knows the name and not the longer span: what the user already wrote decides where a
-    name ends, where case cannot (the first word of a record is capitalised anyway)."""
+    """Of two spans from one word, one a name and the other that name run on into lowercase
+    words, drop the one the memory does not know when it knows the other: the longer ("Bengaluru
+    lies" after "Bengaluru") or the shorter ("internet" after "Our internet provider is …"). What
+    the user already wrote decides where a name ends, where case cannot (the first word of a
+    record is capitalised anyway)."""
     drop = set()
     for s, a, b in spans:
         for p, c, d in spans:
             if c == a and d < b and s.startswith(p) and s[len(p):].strip() \
-                    and all(w[:1].islower() for w in s[len(p):].split()) and known(p) and not known(s):
-                drop.add(s)
+                    and all(w[:1].islower() for w in s[len(p):].split()) and known(p) != known(s):
+                drop.add(p if known(s) else s)
     return [x for x in spans if x[0] not in drop]
 
 
@@ -1324,7 +1326,8 @@ def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
         return []
     form, relation, rule = reading
     if rule is None:
-        named = _form_relation(db, form, relation, ex.serial)
+        named = relation if _replaces_earlier_value(db, ex.serial, relation, text) \
+            else _form_relation(db, form, relation, ex.serial)
         rule_id = db.execute("INSERT INTO rules (pattern, relation, created_at) VALUES (?, ?, ?)",
                              (form, named, ex.serial)).lastrowid
         rule = {"id": rule_id, "relation": named, "status": "candidate"}
@@ -1334,6 +1337,21 @@ def learn_rule(db: sqlite3.Connection, ex: Extraction, text: str) -> list[int]:
 
 
 RULES_OF_RELATION = "SELECT pattern FROM rules WHERE relation = ? AND status IN ('candidate', 'active')"
+EARLIER_VALUES = """
+SELECT DISTINCT b.object_key FROM assertions AS a JOIN assertions AS b
+ON b.subject_key = a.subject_key AND b.relation = a.relation AND b.serial < a.serial
+WHERE a.serial = :serial AND a.relation = :relation
+"""
+
+
+def _replaces_earlier_value(db: sqlite3.Connection, serial: int, relation: str, text: str) -> bool:
+    """Whether a record says a change and names an earlier value of the fact it states ("Raj's
+    daughter gave up the flute and took up the drums." after "Raj's daughter plays the flute."):
+    it restates that fact with a new value, so its sentence form names no relation of its own."""
+    words = words_of(text)
+    said = f" {' '.join(words)} "
+    return _says_change(words) and any(
+        f" {key} " in said for (key,) in db.execute(EARLIER_VALUES, {"serial": serial, "relation": relation}))
 
 
 def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int) -> str:
@@ -1940,7 +1958,8 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
                  "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded", "downgraded", "increased",
                  "decreased", "reduced", "lowered", "extended", "postponed", "delayed"}
-_TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over"
+_TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over", "took up"
+_GIVE = {"give", "gives", "gave", "given", "giving"}  # "gave up"
 
 CURRENT_RECORD = """
 SELECT a.serial, a.subject, a.object, r.text FROM current_edges AS e
@@ -2147,11 +2166,11 @@ def _says(words: Sequence[str], name: Sequence[str]) -> bool:
 def _says_change(words: Sequence[str]) -> bool:
     """Whether a record's words say a change: then a copied name may be the fact it changes.
     "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so do
-    "these days", as "now" does ("Nora prefers Daily Grind these days."), and "up to" / "down to"
-    ("The rent went up to …")."""
+    "took up" / "gave up", "these days", as "now" does ("Nora prefers Daily Grind these days."),
+    and "up to" / "down to" ("The rent went up to …")."""
     return bool(_CHANGE_WORDS & set(words)) or any(
         a in _TAKE and b == "over" or (a, b) == ("these", "days") or (b in ("up", "down") and c == "to")
-        for a, b, c in zip(words, words[1:], [*words[2:], ""]))
+        or (a in _TAKE | _GIVE and b == "up") for a, b, c in zip(words, words[1:], [*words[2:], ""]))
 
 
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:

@@ -220,6 +220,17 @@ def test_a_known_name_is_not_run_on_into_lowercase_words(db):
     assert 'Bengaluru traffic"' in [_json(s) + '"' for s, _, _ in cmc.record_spans("Bengaluru traffic is heavy.")]
 
 
+def test_a_known_name_is_not_cut_short_either(db):
+    stored(db, "Our internet provider is Virgin Media.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("internet provider", "provider", "Virgin Media"))]))
+    stored(db, "We switched our internet provider to BT.")
+    model = FakeModel([facts_reply(("internet provider", "provider", "BT"))])
+    cmc.extract_pending(db, model)
+    subjects = [opts for kind, opts in model.calls if kind == "choose" and 'internet provider"' in opts][0]
+    assert 'internet"' not in subjects
+    assert "internet" in [s for s, _, _ in cmc.record_spans("We switched our internet provider to BT.")]
+
+
 def test_nouns_after_a_possessive_that_end_the_record_are_a_thing_not_a_kind():
     farm = {s for s, _, _ in cmc.record_spans("The family reunion is at Aunt May's farm.")}
     assert "farm" in farm, "the value is a place: the record has nothing to say of a kind"

@@ -257,6 +257,22 @@ def test_a_form_that_says_the_name_in_another_inflection_only_adds_words(db):
     assert current == {("theo", "school"): "riverside academy", ("mia", "school"): "hillside"}
 
 
+def test_a_change_that_names_the_value_it_replaces_restates_the_fact(db):
+    # "gave up the flute" names the value it replaces: the form adds words, yet names no new relation
+    add(db, "Raj's son plays the flute.", "Raj's son gave up the flute and took up the drums.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Raj's", "son", "flute")),
+                                       facts_reply(("Raj's", "son", "drums"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current == {("raj", "son"): "drums"}
+    assert cmc._says_change(cmc.words_of("Bo took up golf.")) and not cmc._says_change(cmc.words_of("Bo took golf lessons."))
+    # a change that names no earlier value of the fact may still be a fact of its own
+    add(db, "Ana's home phone is 555-0101.", "Ana changed her work phone to 555-0199.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ana's", "phone", "555-0101")),
+                                       facts_reply(("Ana", "phone", "555-0199"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current[("ana", "phone")] == "555 0101"
+
+
 def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
     # "favorite" for "favourite": food and drink must not overwrite each other
     add(db, "Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
