@@ -760,7 +760,16 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     # tennis", "Zoe got a new phone"; not "Greece national football team", "Edwin van der Sar")
     verb_said = verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
         else len(tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
+    # later in the record, a lowercase past form right after a name is that name's verb ("… and
+    # Lucia *became* club treasurer"), and a particle right after a verb goes with it ("Pedro
+    # stepped *down*"): no span opens at either (_entity_like keeps a name from running into one)
+    pasts = {k for k in range(2, len(raw) - 1) if raw[k][:1].islower() and _capitalised(raw[k - 1]) and joined[k - 1]
+             and words[k - 1] not in function and (words[k] in _IRREGULAR_PASTS or words[k].endswith("ed"))}
+    particles = {k for k in range(1, len(raw)) if words[k] in _PARTICLES - _PREPOSITIONS and joined[k - 1]
+                 and (k - 1 == verb or k - 1 in pasts)}
     for i in range(len(tokens)):
+        if i in pasts or i in particles:
+            continue
         # a span starts at a phrase boundary: not inside a name, not after a modifier that
         # itself follows "of"/"the"/"my" ("football" of "of association football"), not at the
         # verb of the record's opening name ("switched" of "Ines switched to studying chemistry")
@@ -1741,6 +1750,11 @@ SELECT a.subject, a.subject_key, a.relation, a.object, a.object_key FROM current
 JOIN assertions AS a ON a.id = e.assertion_id
 WHERE e.object_key IN (:subject_key, :object_key) AND e.serial < :serial
 """
+CURRENT_OF_SUBJECT = """
+SELECT a.subject, a.subject_key, a.relation, a.object, a.object_key FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.subject_key = :subject_key AND e.serial < :serial
+"""
 
 
 def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -1760,7 +1774,12 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return None
     said = f" {' '.join(words_of(text))} "
-    facts = [f for f in db.execute(CURRENT_OF_VALUES, row)  # ("a new car": `new` is no name)
+    # the facts whose value the model read as a name, and those of its subject whose value the
+    # record says ("Pedro stepped down and Lucia became club treasurer." read as (Pedro, party, Lucia))
+    found = {(f["subject_key"], f["relation"]): f for f in db.execute(CURRENT_OF_VALUES, row)}
+    found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(CURRENT_OF_SUBJECT, row)
+                 if f" {f['object_key']} " in said)
+    facts = [f for f in found.values()  # ("a new car": `new` is no name)
              if f" {f['subject_key']} " in said and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:
@@ -1773,9 +1792,19 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     value = others[0] if others else _other_name(text, fact, taken)
     if value is None:
         return None
+    if _role(fact["object"]) and _proper(value):  # the new holder takes the old one's place
+        return {"subject": value, "subject_key": entity_key(value), "relation": fact["relation"],
+                "object": _spelled_in(text, fact["object"]), "object_key": fact["object_key"]}
     subject = _spelled_in(text, fact["subject"])
     return {"subject": subject, "subject_key": fact["subject_key"], "relation": fact["relation"],
             "object": value, "object_key": entity_key(value)}
+
+
+def _role(value: str) -> bool:
+    """Whether a value is a role a person holds: a common noun WordNet files under person ("club
+    treasurer", "team captain"). "Pedro is the club treasurer." stores the role as Pedro's value,
+    so "Pedro stepped down and Lucia became club treasurer." gives it to Lucia, not to Pedro."""
+    return not _proper(value) and LEXICON.first_noun_kind(value) == "person"
 
 
 # verbs of handing over: "<giver> handed <thing> over to <recipient>", "passed … on to", "turned …
@@ -1840,7 +1869,8 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
         if not words or _CHANGE_WORDS & set(words) or is_time(name) or (_PREPOSITIONS - {"of"}) & set(words) \
                 or any(f" {t} " in key or key in f" {t} " for t in taken):  # "Dr. Mori" is not "Dr. Ito"
             continue  # nor is "meets at the library" a name
-        if kind and kind in LEXICON.noun_kinds(name) or not kind and start > 0 and _proper(name):
+        # (a person's name for a role: WordNet knows few names)
+        if kind and kind in LEXICON.noun_kinds(name) or (not kind or kind == "person") and start > 0 and _proper(name):
             found.setdefault(entity_key(name), name)
     keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
     return found[keys[0]] if len(keys) == 1 else None

@@ -424,3 +424,12 @@ def test_no_span_opens_at_or_runs_into_the_verb_after_a_lowercase_noun():
     assert "opens" not in spans("The shop now opens at 8am.")
     # a plural noun, a content word going on from it, is no verb
     assert "The office plants" in spans("The office plants need water.")
+
+
+def test_a_later_name_s_past_verb_and_a_verb_s_particle_are_no_things():
+    spans = [s for s, _, _ in cmc.record_spans("Pedro stepped down and Lucia became club treasurer.")]
+    assert "club treasurer" in spans and "Lucia" in spans
+    assert not {"down", "became", "became club treasurer", "Lucia became"} & set(spans)
+    assert "away" not in [s for s, _, _ in cmc.record_spans("Frank Zappa passed away in Los Angeles.")]
+    # a particle that is no verb's is still offered ("The meeting is off.")
+    assert "off" in [s for s, _, _ in cmc.record_spans("The meeting is off.")]

@@ -416,3 +416,17 @@ def test_an_upgrade_and_an_amount_going_up_are_changes(db):
     # not told as a change: its own fact
     _model_put(db, "The rent includes 40 euros for heating.", ("The rent", "includes", "40 euros"))
     assert current(db)[("rent", "includes")] == ("40 euros", 7) and current(db)[("rent", "rent")][0] == "1 020"
+
+
+def test_a_role_changes_holder_not_value(db):
+    # "Pedro is the club treasurer." stores the role as Pedro's value: the change gives it to Lucia
+    _model_put(db, "Pedro is the club treasurer.", ("Pedro", "is_the", "club treasurer"))
+    _model_put(db, "Pedro stepped down and Lucia became club treasurer.", ("Pedro", "party", "Lucia"))
+    _model_put(db, "Sam is the team captain.", ("Sam", "is_the", "team captain"))
+    _model_put(db, "Sam stepped down and Jo became team captain.", ("Sam", "is_the", "team captain"))  # copied
+    assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions WHERE serial IN (2, 4)")] \
+        == [("Lucia", "club treasurer"), ("Jo", "team captain")]
+    # a value that is no role is what changes ("Oliver replaced his iPhone with a Pixel.")
+    _model_put(db, "Oliver's phone is an iPhone.", ("Oliver's", "phone", "iPhone"))
+    _model_put(db, "Oliver replaced his iPhone with a Pixel.", ("Oliver", "replaced_with", "iPhone"))
+    assert current(db)[("oliver", "phone")] == ("pixel", 6)
