@@ -3609,7 +3609,8 @@ def choice_window(candidates: list[dict]) -> list[dict]:
     of the best score (tied with it), less any candidate that a newer fact ties with: a newer
     fact of the same subject read in the same direction whose record is worded the same or says a
     change (or both are times), or, for paths read backwards from a name the question gives, a
-    newer fact with that name as its value under the same relation."""
+    newer fact with that name as its value under the same relation, or a newer fact of a name
+    the question gives under the same relation read the other way whose record says a change."""
     top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
     # two facts of one subject that explain the question equally, the newer one worded the same
     # or saying a change: it replaced the older ("is on the third floor" / "was moved to the
@@ -3617,10 +3618,16 @@ def choice_window(candidates: list[dict]) -> list[dict]:
     # ("Ana plays jazz", "Ana speaks French"): the model chooses. Worded value first, an update
     # names a new subject for the same value ("Acme now employs Dave" after "Initech employs
     # Dave"): read backwards from Dave, the newer one replaced it.
-    return [c for c in top if not any(d["score"] == c["score"] and d["reverse"] == c["reverse"] and (
+    # One name's fact under one relation read either way ("Dr. Hahn is my GP." stored Dr. Hahn
+    # → GP, then "My GP is now Dr. Weiss."): the newer replaced the older when it says a change
+    # (a relation name the extractor gave two things, "is best known for" and "was written by",
+    # does not make one fact of them).
+    return [c for c in top if not any(d["score"] == c["score"] and (d["reverse"] == c["reverse"] and (
         (d["subject"] == c["subject"] and d["serial"] > c["serial"]
          and (d["updates"] or d["wording"] == c["wording"] or is_time(d["answer"]) and is_time(c["answer"])))
         or (c["reverse"] and d["first_hop"] == c["first_hop"] and d["path"][0] > c["path"][0]))
+        or (d["reverse"] != c["reverse"] and d["depth"] == c["depth"] == 0 and d["first_hop"] == c["first_hop"]
+            and d["serial"] > c["serial"] and d["updates"]))
         for d in top)][:8]
 
 

@@ -48,6 +48,19 @@ def test_of_two_facts_of_one_subject_that_tie_the_newer_answers(db):
     assert ans.answer == "Monday"
 
 
+def test_one_names_fact_read_either_way_the_newer_change_answers(db):
+    def window(question):
+        anchors, edges, evidence = cmc.select_evidence(db, question)
+        return [c["answer"] for c in cmc.choice_window(cmc.rank_candidates(question, anchors, edges, dict(evidence.records)))]
+    put(db, "Dr. Hahn is my GP.", ("Dr. Hahn", "doctor", "GP"))
+    put(db, "My GP is now Dr. Weiss.", ("GP", "doctor", "Dr. Weiss"))
+    assert window("Who is my GP?") == ["Dr. Weiss"]
+    # not a change: one relation name the extractor gave two things, the model chooses
+    put(db, "Lena Berg is best known for Salt Roads.", ("Lena Berg", "author", "Salt Roads"))
+    put(db, "Glass Harbor was written by Lena Berg.", ("Glass Harbor", "author", "Lena Berg"))
+    assert sorted(window("What is Lena Berg famous for?")) == ["Glass Harbor", "Salt Roads"]
+
+
 def test_two_tied_facts_of_one_subject_are_an_update_only_when_worded_alike_or_saying_a_change(db):
     def window(question):
         anchors, edges, evidence = cmc.select_evidence(db, question)
