@@ -1293,6 +1293,8 @@ def _opens_a_clause(slot: str) -> bool:
     slot swallowed, as record_spans offers no span that runs from a name into its verb ("Australian
     rules football" is a name: a content word goes on from "rules")."""
     raw = slot.split()
+    if not any(t[:1].islower() for t in raw[1:-1]):  # (the verb is lowercase, after a name, not last)
+        return False
     words = [t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw]
     joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]
     verb = _opening_verb(raw, words, joined)
