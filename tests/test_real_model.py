@@ -75,6 +75,19 @@ def test_updates_told_in_one_add_with_a_time_phrase_or_a_hand_over_end_to_end(tm
     assert "Paul" in cmc.ask(db, model, "Who coaches the under-12 team?").answer
 
 
+def test_an_upgrade_an_amount_going_up_and_a_role_changing_hands_end_to_end(tmp_path, model):
+    # one batch: "upgraded" and "went up to" say a change; a role passes to its new holder
+    db = cmc.open_db(tmp_path / "changes.db")
+    cmc.add_records(db, [(t, "test") for t in (
+        "Aiko's phone is an iPhone 12.", "Aiko upgraded to an iPhone 15.",
+        "The rent is 950 euros a month.", "The rent went up to 1,020 euros a month.",
+        "Pedro is the club treasurer.", "Pedro stepped down and Lucia became club treasurer.")])
+    cmc.extract_pending(db, model)
+    assert "iPhone 15" in cmc.ask(db, model, "What phone does Aiko have?").answer
+    assert "1,020" in cmc.ask(db, model, "How much is the rent?").answer
+    assert "Lucia" in cmc.ask(db, model, "Who is the club treasurer?").answer
+
+
 def test_a_denial_told_to_the_real_model_is_not_stored_as_the_fact_it_denies(tmp_path, model):
     db = cmc.open_db(tmp_path / "deny.db")
     cmc.add_records(db, [("Tom works at Acme.", "test"), ("Tom no longer works at Acme.", "test"),
