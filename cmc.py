@@ -656,7 +656,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     elif len(words) >= 2 and words[-1] in _SENTENCE_ADVERBS:
         return False  # "the city flat instead": the adverb belongs to the sentence
     titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
-    if not (words and (titled or words[0] not in _EDGE_WORDS) and span.split()[-1] != "a"  # "Ren works as a"
+    if not (words and (titled or words[0] not in _EDGE_WORDS or _acronym(span.split()[0]))  # "AS Roma", "US Open"
+            and span.split()[-1] != "a"  # "Ren works as a"
             and (_acronym(span.split()[-1]) or words[-1] not in _EDGE_WORDS | {"the", "an"})
             and not _CLAUSE_WORDS & set(words)):
         return False
@@ -840,8 +841,8 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
                 return k
         return None
     k = 1 if len(raw) > 1 and words[0] in _ARTICLES and _capitalised(raw[1]) else 0
-    if k >= len(raw) or words[k] in function or not _capitalised(raw[k]):
-        return None
+    if k >= len(raw) or (words[k] in function and not _acronym(raw[k])) or not _capitalised(raw[k]):
+        return None  # (an initialism is a name: "IT reset the printer password …")
     while k + 1 < len(raw) and joined[k] and _capitalised(raw[k + 1]) and words[k + 1] not in function:
         k += 1
     k += 1
@@ -874,7 +875,8 @@ def _opening_destination(raw: list[str], words: list[str], joined: list[bool], l
 _IRREGULAR_PASTS = set("""got took made bought sold left won lost became began went said told gave
 kept met ran saw wrote drove paid found built sent spent held led taught thought caught brought
 sang swam grew knew drew flew threw wore chose rode ate fell felt heard hid hit put quit read set
-shut sat slept spoke stood stole struck swore swept swung tore understood woke""".split())
+shut sat slept spoke stood stole struck swore swept swung tore understood woke reset cut let cost hurt
+spread bet cast""".split())
 
 
 def _verb_form(token: str) -> bool:
@@ -1376,9 +1378,14 @@ def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int
     name = _name_words(relation)
     if not name or not _says_all(ours, name):
         return relation
+    # a change names its own relation only by a word of the name's phrase ("<S> changed her *work*
+    # phone to <O>."), not by its verb ("<S> son started at <O> in September.")
+    at_name = {i for i, w in enumerate(ours) if any(_like_word(n, w) for n in name)}
+    phrase = {w for i, w in enumerate(ours) if {i - 1, i + 1} & at_name and not _verb_form(w)} \
+        if _says_change(ours) else set(ours)
     for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
         theirs = _form_words(pattern)
-        own = [w for w in dict.fromkeys(ours) if not any(_one_noun(w, t) for t in theirs)]
+        own = [w for w in dict.fromkeys(ours) if not any(_one_noun(w, t) for t in theirs) and w in phrase]
         # ("<S> changed schools to <O>." only adds words to "<S>'s school is <O>.")
         if _says_all(theirs, name) and own and any(not any(_one_noun(t, w) for w in ours) for t in theirs):
             return align_relation(db, "_".join([relation, *own]), serial)
@@ -1984,7 +1991,7 @@ def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
 # English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
 # a Subaru and sold the Honda"): a record that says one may restate an earlier fact in other
 # words, under its name.
-_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
+_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now", "started", "began",
                  "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
                  "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
                  "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
@@ -3060,11 +3067,18 @@ def asks_for_person(question: str) -> bool:
 _FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
 
 
+_STRANDED = re.compile(r"\s*(?:which|what)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$", re.IGNORECASE)
+
+
 def fronted_preposition(question: str) -> str:
     """The preposition a question puts before its wh-word ("*In* which town is the party?"), or
-    '': the answer is that preposition's object."""
-    m = _FRONTED.match(question)
-    return m.group(1).lower() if m else ""
+    leaves at its end ("Which street is the party *on*?"), or '': the answer is that
+    preposition's object."""
+    if m := _FRONTED.match(question):
+        return m.group(1).lower()
+    # ... stranded after a noun ("the party on"), not a phrase's own ("produced by", "famous for")
+    m = _STRANDED.match(question)
+    return m.group(2).lower() if m and LEXICON.noun_kinds(m.group(1)) and not _verb_form(m.group(1).lower()) else ""
 
 
 def _says_before(text: str, preposition: str, value: str) -> bool:

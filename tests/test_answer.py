@@ -367,7 +367,14 @@ def test_a_fronted_preposition_is_answered_by_a_record_that_says_it_before_the_v
     assert ranked(db, "In which town is Grandma's birthday party?")[0] == "Sacramento"
     assert ranked(db, "What is Grandma's birthday party?")[0] == "city flat"
     assert cmc.fronted_preposition("On which floor is Room B?") == "on"
-    assert cmc.fronted_preposition("Which floor is Room B on?") == ""
+    # stranded after a noun it is the same preposition; after a phrase's own word it is the phrase's
+    assert cmc.fronted_preposition("Which floor is the meeting room on?") == "on"
+    assert cmc.fronted_preposition("Which company is the Fiat Uno produced by?") == ""
+    assert cmc.fronted_preposition("What is Ana Ruiz famous for?") == ""
+    put(db, "The office party is at The Crown.", ("The office", "party", "The Crown"))
+    put(db, "The office party is now at The Anchor.", ("The office", "party", "The Anchor"))
+    put(db, "The Anchor is on Dock Road.", ("The Anchor", "located", "Dock Road"))
+    assert ranked(db, "Which street is the office party on?")[0] == "Dock Road"
 
 
 def test_a_value_the_records_name_as_of_another_kind_is_not_the_kind_asked_for(db):

@@ -433,3 +433,9 @@ def test_a_later_name_s_past_verb_and_a_verb_s_particle_are_no_things():
     assert "away" not in [s for s, _, _ in cmc.record_spans("Frank Zappa passed away in Los Angeles.")]
     # a particle that is no verb's is still offered ("The meeting is off.")
     assert "off" in [s for s, _, _ in cmc.record_spans("The meeting is off.")]
+
+
+def test_an_initialism_that_spells_a_function_word_is_a_name():
+    printer = [s for s, _, _ in cmc.record_spans("IT reset the printer password to 9902.")]
+    assert "the printer password" in printer and not [s for s in printer if "reset" in s]
+    assert "US Open" in [s for s, _, _ in cmc.record_spans("US Open is associated with the sport of tennis.")]

@@ -273,6 +273,21 @@ def test_a_change_that_names_the_value_it_replaces_restates_the_fact(db):
     assert current[("ana", "phone")] == "555 0101"
 
 
+def test_a_change_names_its_own_relation_by_a_word_of_the_names_phrase_not_by_its_verb(db):
+    # "started at" says a change; its verb and "September" name no second relation beside "son"
+    add(db, "Ola's son attends Brookside Nursery.", "Ola's son started at Maple Primary in September.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Ola's", "son", "Brookside Nursery")),
+                                       facts_reply(("Ola's", "son", "Maple Primary"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current == {("ola", "son"): "maple primary"}
+    # ... while "work" of "her work phone" does (the test above: home and work phones stay two)
+    add(db, "Bo's home phone is 555-0101.", "Bo switched his work phone to 555-0199.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Bo's", "phone", "555-0101")),
+                                       facts_reply(("Bo", "phone", "555-0199"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current[("bo", "phone")] == "555 0101" and current[("bo", "phone_work")] == "555 0199"
+
+
 def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
     # "favorite" for "favourite": food and drink must not overwrite each other
     add(db, "Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
