@@ -1991,12 +1991,13 @@ def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
 # English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
 # a Subaru and sold the Honda"): a record that says one may restate an earlier fact in other
 # words, under its name.
-_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now", "started", "began",
-                 "new", "instead", "anymore", "longer", "updated", "rescheduled", "became", "becomes",
-                 "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit", "retired",
-                 "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded", "cancelled",
-                 "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded", "downgraded", "increased",
-                 "decreased", "reduced", "lowered", "extended", "postponed", "delayed"}
+_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
+                 "started", "began", "new", "instead", "anymore", "longer", "updated", "rescheduled",
+                 "became", "becomes", "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit",
+                 "retired", "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded",
+                 "cancelled", "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded",
+                 "downgraded", "increased", "decreased", "reduced", "lowered", "extended", "postponed",
+                 "delayed"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over", "took up"
 _GIVE = {"give", "gives", "gave", "given", "giving"}  # "gave up"
 
@@ -3067,7 +3068,8 @@ def asks_for_person(question: str) -> bool:
 _FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
 
 
-_STRANDED = re.compile(r"\s*(?:which|what)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$", re.IGNORECASE)
+_STRANDED = re.compile(r"\s*(?:which|what)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$",
+                       re.IGNORECASE)
 
 
 def fronted_preposition(question: str) -> str:
@@ -3123,7 +3125,7 @@ def _after_possessive(question: str) -> set[int]:
     at, marks = 0, set()
     for token in question.split():
         at += len(words_of(token))
-        if _possessive(token.rstrip(".,;:!?\"'”’)]")) or _possessive(token):
+        if _possessive(token.rstrip(".,;:!?\"”)]")):
             marks.add(at)
     return marks
 
