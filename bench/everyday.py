@@ -475,6 +475,28 @@ SCENARIOS = [
      [("reworded", "When is our recycling collected?", ["Thursday"])]),
     (["Jonah plays bass in The Owls.", "Jonah quit The Owls and joined The Finches."],
      [("reworded", "Which band does Jonah play in?", ["Finches"])]),
+    # ten more (11 questions), written on 2026-12-04 at 20:15 UTC as a held-out check of
+    # e16025e (docs/results.md)
+    (["Our dog's vet is Dr. Fox.", "We switched vets; our dog's vet is now Dr. Lane."],
+     [("same", "Who is our dog's vet?", ["Lane"])]),
+    (["Ivan's gym class is on Mondays.", "Ivan's gym class moved to Tuesdays."],
+     [("value", "When is Ivan's gym class?", ["Tuesday"])]),
+    (["Lea lives in Nantes.", "Lea plays the cello.", "Lea relocated to Lille."],
+     [("keep", "What does Lea play?", ["cello"]), ("reworded", "Where does Lea live?", ["Lille"])]),
+    (["The car insurance is with Aviva.", "We moved the car insurance to Admiral."],
+     [("reworded", "Who is the car insurance with?", ["Admiral"])]),
+    (["Noor's best friend is Sara.", "Sara lives in Dubai.", "Noor's best friend is now Hind.", "Hind lives in Doha."],
+     [("chain", "Where does Noor's best friend live?", ["Doha"])]),
+    (["The parking permit costs 60 pounds.", "The parking permit went up to 75 pounds."],
+     [("value", "How much does the parking permit cost?", ["75"])]),
+    (["Kai works as a chef.", "Kai retrained and now works as a nurse."],
+     [("same", "What does Kai work as?", ["nurse"])]),
+    (["The board meeting is in Conference Room 1.", "The board meeting has been moved to Conference Room 3."],
+     [("reworded", "Where is the board meeting?", ["Conference Room 3"])]),
+    (["Zoe's phone number is 07700 900123.", "Zoe changed her number to 07700 900456."],
+     [("value", "What is Zoe's phone number?", ["900456"])]),
+    (["The kids' piano lessons are with Mrs. Berg.", "The kids' piano lessons are now with Mr. Holm."],
+     [("same", "Who are the kids' piano lessons with?", ["Holm"])]),
 ]
 
 
