@@ -923,8 +923,8 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     another relation's ("head of state"), and the newer of the two would overwrite the other.
     A name made only of words of the names ("Rome" for "Bo lives in Rome.", "club" for "Harbour
     Club was founded by Mira Olsen.") is replaced by the words the record says between
-    subject and object ("lives_in", "was_founded_by"); otherwise a name is kept whole when nothing
-    but function words would be left."""
+    subject and object ("lives_in", "was_founded_by", "is_from" for "London" of "Blur is from
+    London."); otherwise a name is kept whole when nothing but function words would be left."""
     words, own = words_of(relation.replace("_", " ")), set(words_of(obj))
     rest = _words_outside(text, subject, obj) if text else []
 
@@ -936,7 +936,9 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
             and all(w in named and borrowed(w) for w in content)):
         i, j = text.index(subject), text.index(obj)
         between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
-        if any(w not in _EDGE_WORDS for w in between):
+        # ... by function words too when the name is a whole name ("London" for "Blur is from London.")
+        whole = entity_key(relation) in (entity_key(obj), entity_key(subject))
+        if any(w not in _EDGE_WORDS or whole and w in _PREPOSITIONS for w in between):
             return "_".join(between)
     kept = [w for w in words if w not in own]
     unborrowed = [w for w in kept if not borrowed(w)]
@@ -3068,14 +3070,14 @@ def asks_for_person(question: str) -> bool:
 _FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
 
 
-_STRANDED = re.compile(r"\s*(?:which|what)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$",
+_STRANDED = re.compile(r"\s*(?:which|what|where)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$",
                        re.IGNORECASE)
 
 
 def fronted_preposition(question: str) -> str:
     """The preposition a question puts before its wh-word ("*In* which town is the party?"), or
-    leaves at its end ("Which street is the party *on*?"), or '': the answer is that
-    preposition's object."""
+    leaves at its end ("Which street is the party *on*?", "Where is the band *from*?"), or '':
+    the answer is that preposition's object."""
     if m := _FRONTED.match(question):
         return m.group(1).lower()
     # ... stranded after a noun ("the party on"), not a phrase's own ("produced by", "famous for")

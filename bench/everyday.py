@@ -497,6 +497,29 @@ SCENARIOS = [
      [("value", "What is Zoe's phone number?", ["900456"])]),
     (["The kids' piano lessons are with Mrs. Berg.", "The kids' piano lessons are now with Mr. Holm."],
      [("same", "Who are the kids' piano lessons with?", ["Holm"])]),
+    # ten more (12 questions), written on 2026-12-04 at 20:30 UTC as a held-out check of
+    # 57452bc (docs/results.md)
+    (["My brother's name is Tomas.", "Tomas lives in Riga.", "Tomas moved to Tallinn."],
+     [("chain", "Where does my brother live?", ["Tallinn"])]),
+    (["The book club is reading Middlemarch.", "The book club finished Middlemarch and is now reading Beloved."],
+     [("reworded", "What is the book club reading?", ["Beloved"])]),
+    (["Iris's yoga teacher is Maya.", "Iris's yoga teacher is now Devi."],
+     [("same", "Who is Iris's yoga teacher?", ["Devi"])]),
+    (["The school bus comes at 7:40.", "The school bus now comes at 7:25."],
+     [("value", "When does the school bus come?", ["7:25", "725"])]),
+    (["Paulo supports Benfica.", "Paulo lives in Lisbon.", "Paulo switched allegiance to Porto."],
+     [("keep", "Where does Paulo live?", ["Lisbon"]), ("reworded", "Which team does Paulo support?", ["Porto"])]),
+    (["Our electricity supplier is EDF.", "We changed electricity supplier to Octopus."],
+     [("reworded", "Who is our electricity supplier?", ["Octopus"])]),
+    (["Hye-jin's office is on the 3rd floor.", "Hye-jin's office moved to the 7th floor."],
+     [("reworded", "Which floor is Hye-jin's office on?", ["7th"])]),
+    (["The spare tyre is in the boot.", "I put the spare tyre in the garage."],
+     [("reworded", "Where is the spare tyre?", ["garage"])]),
+    (["Dmitri's favourite band is Radiohead.", "Radiohead is from Oxford.", "Dmitri's favourite band is now Blur.",
+      "Blur is from London."],
+     [("chain", "Where is Dmitri's favourite band from?", ["London"])]),
+    (["The quiz night is on Wednesday at The Fox.", "The quiz night moved to Thursday."],
+     [("keep", "Where is the quiz night?", ["The Fox", "Fox"]), ("value", "When is the quiz night?", ["Thursday"])]),
 ]
 
 

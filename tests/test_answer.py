@@ -81,6 +81,9 @@ def test_two_tied_facts_of_one_subject_are_an_update_only_when_worded_alike_or_s
 
 def test_a_relation_name_drops_its_objects_name():
     assert cmc._without_name("work_at_initech", "Initech") == "work_at"
+    # a name that is the whole object is the record's words between, function words too
+    assert cmc._without_name("Oxford", "Oxford", "Radiohead", "Radiohead is from Oxford.") == "is_from"
+    assert cmc._without_name("floor", "floor 2", "Room A", "Room A is on floor 2.") == "floor"
     assert cmc._without_name("association_football", "association football") == "association_football"
     # a word only the subject's name holds is not the relation's: "head of the United States
     # government" is not "head of state"
@@ -371,6 +374,7 @@ def test_a_fronted_preposition_is_answered_by_a_record_that_says_it_before_the_v
     assert cmc.fronted_preposition("Which floor is the meeting room on?") == "on"
     assert cmc.fronted_preposition("Which company is the Fiat Uno produced by?") == ""
     assert cmc.fronted_preposition("What is Ana Ruiz famous for?") == ""
+    assert cmc.fronted_preposition("Where is Dmitri's favourite band from?") == "from"
     put(db, "The office party is at The Crown.", ("The office", "party", "The Crown"))
     put(db, "The office party is now at The Anchor.", ("The office", "party", "The Anchor"))
     put(db, "The Anchor is on Dock Road.", ("The Anchor", "located", "Dock Road"))
