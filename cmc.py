@@ -689,6 +689,13 @@ def _possessive(token: str) -> bool:
 _RELATIVE = {"where", "which", "who", "whom", "whose", "that", "when"}
 
 
+def _token_shape(raw: Sequence[str]) -> tuple[list[str], list[bool]]:
+    """Per whitespace token of a record: its word (lowercase, without surrounding punctuation)
+    and whether it is joined to the next one (no punctuation closes it)."""
+    return ([t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw],
+            [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw])
+
+
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span. A span keeps a noun
@@ -697,13 +704,12 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     association football": not "football")."""
     tokens = list(re.finditer(r"\S+", text))
     raw = [t.group() for t in tokens]
-    words = [t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw]
+    words, joined = _token_shape(raw)
     function = _EDGE_WORDS | _ARTICLES
     spans: dict[str, tuple[int, int]] = {}
     # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
     # nouns naming a kind of thing (between "the" and "of", right before "of" and a name, or
     # after a possessive), not a thing; no span may contain them.
-    joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]  # no punctuation closes this token
     kinds = set()
     for k in range(len(words) - 1):
         # ... and one right before "of" and a name: "holds citizenship of United States"
@@ -1299,8 +1305,7 @@ def _opens_a_clause(slot: str) -> bool:
     raw = slot.split()
     if not any(t[:1].islower() for t in raw[1:-1]):  # (the verb is lowercase, after a name, not last)
         return False
-    words = [t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw]
-    joined = [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw]
+    words, joined = _token_shape(raw)
     verb = _opening_verb(raw, words, joined)
     return verb is not None and _verb_form(raw[verb]) and (
         not joined[verb] or words[verb + 1] in _EDGE_WORDS | _ARTICLES)
