@@ -1069,6 +1069,19 @@ def _holds_role(between: str, relation: str) -> bool:
     return any(name in (stem + "or", stem + "er", stem + "r", stem + "person") for stem in stems if len(stem) >= 3)
 
 
+def _nearer_conjunct(text: str, s: str, o: str) -> str:
+    """The one of two joined names ("Pia and Jonas") that the clause of the object names again
+    ("Pia and Jonas broke up; *Pia's* partner is now Emil."): the fact is said there, of that
+    name alone. Else the subject as read."""
+    parts = re.split(r"\s+(?:and|&)\s+", s)
+    if len(parts) < 2 or text.index(s) + len(s) > text.index(o):
+        return s
+    between = text[text.index(s) + len(s):text.index(o)]
+    clause = _CLAUSE_BREAK.split(between)[-1]
+    again = [m[0] for p in parts if (m := re.search(r"(?<!\w)" + re.escape(p) + r"(?:['’]s?)?(?!\w)", clause))]
+    return again[0] if len(again) == 1 and s not in between else s
+
+
 def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
     """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
     brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
@@ -1105,6 +1118,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
+        s = _nearer_conjunct(text, s, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
@@ -3107,11 +3121,16 @@ def kind_named_before(text: str, value: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-def _phrase_of(question: str) -> dict[str, int]:
+def _phrase_of(question: str) -> dict[str, float]:
     """Each question word's phrase: phrases are cut at function words and articles ("the job
-    title | the chairperson | the political organization Fatah"); first occurrence wins."""
-    at, phrase, words = {}, 0, words_of(question)
+    title | the chairperson | the political organization Fatah"); first occurrence wins. A
+    phrase opened by a possessive ("Pia's *partner's* | *job*") is numbered just below its
+    possessor's: "of" names a chain from the answer back to the names ("the job of the partner
+    of Pia"), a possessive from the names on to the answer, and a lower number is further along."""
+    at, phrase, words, possessed = {}, 0.0, words_of(question), _after_possessive(question)
     for i, w in enumerate(words):
+        if i in possessed:
+            phrase -= 0.01
         bare_of = w == "of" and i + 1 < len(words) and words[i + 1] not in _ARTICLES
         # "or" / "and" between two words of a phrase joins them ("company, organization, or
         # institution", "historical or religious figure")
@@ -3326,6 +3345,10 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     asked_beside = described - {kind}  # "Which company *employs* …": the answer is its subject
     phrase = _phrase_of(question)
     do_verb = _verb_after_do(question_words, anchors)  # "… does the spouse of X *hold citizenship*"
+    # "What does Pia's partner *do*?": the verb is "do" itself, which a record says in words of
+    # its own ("Emil is a firefighter"), so an unexplained last hop after the verb's subject
+    # ("partner") may stand for it ("What kind of *work* does X do?" names the hop itself)
+    does_do = "do" in question_words[2:] and any(w in _DO for w in question_words[:question_words.index("do", 2)])
     asks_time = asks_for_time(question)
     # "In which town is the party?": a hop whose record says "in" right before its value answers
     # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
@@ -3419,8 +3442,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             last_penalty = 0.5 if stops_short else 0
         else:
             # (after a hop that says the do-supported verb, an unexplained one went past the answer)
-            stands_for = (bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
-                          and not covered & do_verb)
+            before = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
+            after_do = bool(covered) and does_do and covered <= subjects  # "What does Pia's partner do?"
+            stands_for = (before or after_do) and not covered & do_verb
             last_penalty = 0 if stands_for else 1
         # a fact no hop path from the question's entities reaches (evidence that was not
         # traversed: search hits, a whole state) explains its own subject, not the question's

@@ -527,6 +527,26 @@ def test_a_possessive_opens_the_subject_of_the_questions_own_verb(db):
     assert subjects("What does Mary Ann's husband do?") == {"husband"}
 
 
+def test_the_verb_do_and_a_chain_of_possessives_name_the_hop_nearest_the_answer(db):
+    put(db, "Pia's partner is Jonas.", ("Pia's", "partner", "Jonas"))
+    put(db, "Jonas is a pilot.", ("Jonas", "a", "pilot"))
+    put(db, "Pia's partner is now Emil.", ("Pia's", "partner", "Emil"))
+    put(db, "Emil is a firefighter.", ("Emil", "a", "firefighter"))
+    # no record says "do": "is a firefighter" says it in other words
+    assert ranked(db, "What does Pia's partner do?")[0] == "firefighter"
+    # "Pia's partner's job" is "the job of the partner of Pia": job is the last hop's word
+    assert ranked(db, "What is Pia's partner's job?")[0] == "firefighter"
+    assert ranked(db, "Who is Pia's partner?")[0] == "Emil"
+    phrase = cmc._phrase_of("What is Pia's partner's job?")
+    assert phrase["job"] < phrase["partner"] < phrase["pia"]
+    # the question names the hop itself ("kind of work"), and "do" stands for no further one
+    put(db, "Ana works in the field of law.", ("Ana", "field", "law"))
+    put(db, "Ana worked in the city of Lyon.", ("Ana", "work_city", "Lyon"))
+    put(db, "The mayor of Lyon is Paul Roux.", ("Lyon", "mayor", "Paul Roux"))
+    scores = {c["answer"]: c["score"] for c in candidates(db, "What kind of work does Ana do?")}
+    assert scores["law"] == scores["Lyon"] > scores["Paul Roux"] + 1  # an unexplained hop past "work" pays
+
+
 def test_one_record_word_explains_one_question_word_the_one_nearer_the_names(db):
     put(db, "The Lantern was created by Mira Holt.", ("The Lantern", "creator", "Mira Holt"))
     put(db, "Mira Holt is famous for Glass Harbor.", ("Mira Holt", "famous_for", "Glass Harbor"))

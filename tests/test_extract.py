@@ -80,6 +80,19 @@ def test_a_possessive_before_a_kind_and_a_name_opens_the_names_fact():
     assert ex.triples == [cmc.Triple("Hugo's", "restaurant_street", "Elm Street")]
 
 
+def test_of_two_joined_names_the_one_the_objects_clause_names_again_has_the_fact():
+    text = "Pia and Jonas broke up; Pia's partner is now Emil."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Pia and Jonas", "partner", "Emil")))
+    assert ex.triples == [cmc.Triple("Pia's", "partner", "Emil")]
+    # a name of two joined words that is not said again stands
+    text = "Simon and Garfunkel recorded The Boxer."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Simon and Garfunkel", "recorded", "The Boxer")))
+    assert ex.triples == [cmc.Triple("Simon and Garfunkel", "recorded", "The Boxer")]
+    # both names said again: no telling whose
+    text = "Pia and Jonas moved; Pia and Jonas now live in Oslo."
+    assert cmc._nearer_conjunct(text, "Pia and Jonas", "Oslo") == "Pia and Jonas"
+
+
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
     stored(db, "Gabe Newell founded Valve.")
     (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))
