@@ -1082,6 +1082,38 @@ def _nearer_conjunct(text: str, s: str, o: str) -> str:
     return again[0] if len(again) == 1 and s not in between else s
 
 
+_CLAUSE_END = re.compile(r"[;,!?]|\.(?:\s|$)|\s(?:and|but|so|while|whereas)\s")
+
+
+def _clause_fact(text: str, s: str, o: str) -> Triple | None:
+    """The fact of a clause whose subject phrase the model's object only ends: in "Sam's train to
+    Leeds leaves at 8:05." Leeds is where the train goes, said inside the phrase (a noun and a
+    preposition, no verb, between the two names), and the clause's own verb goes on to its
+    value. That value is the subject's too, under the words between them, adverbs aside
+    ("train to Leeds leaves at"): a second train, or the train's new time ("Sam's train to
+    Leeds now leaves at 8:35."), is told apart by them. None when the clause says no verb and
+    value after the object."""
+    start, end = text.index(s) + len(s), text.index(o)
+    inside = text[start:end].split()
+    inside = inside[:-1] if inside[-1:] and inside[-1] in _ARTICLES else inside  # "lunch with the Smiths"
+    if not 1 <= len(inside) <= 3 or inside[-1] not in _PREPOSITIONS - {"of"} or not _proper(o) \
+            or any(not w.isalpha() or not w.islower() or w in _CLAUSE_WORDS | _BEING or _verb_form(w) for w in inside):
+        return None  # a verb between the names ("The rent went up to 1,020 euros …"): the model's fact
+    rest = text[end + len(o):]
+    rest = rest[:m.start()] if (m := _CLAUSE_END.search(rest)) else rest
+    words = [w for w in rest.split() if w not in _PRE_VERB_ADVERBS]
+    if not words or not (words[0] in _CLAUSE_WORDS | _BEING or _verb_form(words[0])):
+        return None
+    tail = rest.rstrip(" .")
+    after_verb = tail[tail.index(words[0]) + len(words[0]):]  # the value comes after the verb
+    values = [v for v, _, _ in record_spans(text) if v != o and after_verb.endswith(" " + v)]
+    if not values:
+        return None
+    value = max(values, key=len)
+    relation = " ".join(w for w in text[start:text.index(value, end + len(o))].split() if w not in _PRE_VERB_ADVERBS)
+    return Triple(s, relation, value)
+
+
 def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
     """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
     brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
@@ -1131,6 +1163,8 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             triples.append(Triple(s, named[0], named[1]))
             s = named[1]
         triples.append(Triple(s, r, o))
+        if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
+            triples.append(clause)
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
@@ -2018,7 +2052,7 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "retired", "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded",
                  "cancelled", "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded",
                  "downgraded", "increased", "decreased", "reduced", "lowered", "extended", "postponed",
-                 "delayed"}
+                 "delayed", "pushed", "shifted", "bumped"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over", "took up"
 _GIVE = {"give", "gives", "gave", "given", "giving"}  # "gave up"
 
@@ -2104,8 +2138,9 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return row["relation"]
     said = f" {' '.join(words_of(text))} "
+    own = f" {' '.join(words_of(row['relation_text']))} "  # "train to Leeds leaves at": Leeds is the fact's
     named = {relation for relation, key in db.execute(SUBJECT_VALUES, row)
-             if relation != row["relation"] and key != row["object_key"] and f" {key} " in said}
+             if relation != row["relation"] and key != row["object_key"] and f" {key} " in said and f" {key} " not in own}
     return named.pop() if len(named) == 1 else row["relation"]
 
 
@@ -2171,8 +2206,26 @@ _MOVING = {"moved", "moves", "moving", "relocated", "relocates", "relocating", "
 
 
 def _destination(words: Sequence[str]) -> tuple[str, ...]:
-    """The word before a record's value that makes it a place: "to" after a verb of moving."""
-    return ("to",) if _MOVING & set(words) else ()
+    """The word before a record's value that makes it a place: "to" after a verb of moving, an
+    adverb aside ("Tom moved back to Leeds."), the subject's own move; not when the verb moves
+    a thing ("Arjun moved his account to Monzo.": a bank, not where Arjun went)."""
+    for i, w in enumerate(words):
+        after = [v for v in words[i + 1:i + 3] if v not in _PRE_VERB_ADVERBS and v not in ("back", "away", "over")]
+        if w in _MOVING and after[:1] == ["to"]:
+            return ("to",)
+    return ()
+
+
+def _says_where(text: str, value: str, words: Sequence[str]) -> bool:
+    """Whether a record says its value is where something is or went, no time: "in", "on" or "at" right
+    before it ("… is on Station Road", "… in the city of London"), or "to" after a verb of
+    moving, in the record's `words` besides the fact's names ("Mei moved to Montreal.", "We moved
+    the router to the study."; not "Ross is married to Rachel.")."""
+    if is_time(value):  # "… leaves at 8:35" says when
+        return False
+    places = "|".join(("in", "on", "at", *_destination(words)))
+    return bool(re.search(rf"\b(?:{places})\s+(?:(?:the|a|an)\s+)?(?:[^\W\d_]+\s+of\s+)?" + re.escape(value) + r"(?!\w)",
+                          text, re.IGNORECASE))
 
 
 def _value_kind(text: str, value: str, *places: str) -> str:
@@ -3080,10 +3133,14 @@ def asks_for_time(question: str) -> bool | None:
     return None
 
 
+def _question_word(question: str) -> str:
+    """The question's first question word (what, which, whose, who, whom, where, when, how), or ''."""
+    return next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
+
+
 def asks_for_person(question: str) -> bool:
     """Whether the question's first question word is who / whom."""
-    first = next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
-    return first in ("who", "whom")
+    return _question_word(question) in ("who", "whom")
 
 
 _FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
@@ -3161,10 +3218,13 @@ def _clause_subjects(question_words: Sequence[str], possessed: set[int] = frozen
     their first function word: after do-support ("Which profession does *the chairperson* of X
     belong to?", "What does Kate's *best friend* do …?": a possessive name opens the phrase as a
     determiner does, `possessed`) or opening a relative clause ("the school where *the author* of
-    X studied"). Such a phrase names a thing the question asks something about, not the answer."""
+    X studied") or after "where is" / "when is" ("Where is *Hugo's son's school*?": where the
+    school is, not the school). Such a phrase names a thing the question asks something about,
+    not the answer."""
     heads = set()
     for i, w in enumerate(question_words[1:-1], 1):
-        if not (w in _DO or w in _RELATIVE):
+        copula = w in _BEING and question_words[i - 1] in ("where", "when")
+        if not (w in _DO or w in _RELATIVE or copula):
             continue
         # "does Kate's best friend": the name, of up to four words, then what it has
         owner = next((k for k in range(i + 2, min(i + 6, len(question_words))) if k in possessed
@@ -3175,8 +3235,12 @@ def _clause_subjects(question_words: Sequence[str], possessed: set[int] = frozen
         while j < len(question_words) and question_words[j] not in _EDGE_WORDS | _ARTICLES | _RELATIVE:
             j += 1
         # ... less the verb, when the phrase runs on to it: then only function words follow
-        # ("Where does the author *live*?", "… does Tom's sister *come* from?")
-        if w in _DO and j - k > 1 and all(v in _EDGE_WORDS | _ARTICLES for v in question_words[j:]):
+        # ("Where does the author *live*?", "… does Tom's sister *come* from?", "Where was the
+        # band *founded*?")
+        if copula and question_words[j:j + 1] == ["of"]:
+            continue  # "Where is the country of origin of X?" asks for the country
+        verb = w in _DO or copula and (question_words[j - 1].endswith("ed") or question_words[j - 1] in _IRREGULAR_PASTS)
+        if verb and j - k > 1 and all(v in _EDGE_WORDS | _ARTICLES for v in question_words[j:]):
             j -= 1
         heads.update(question_words[k:j])
     return heads
@@ -3354,6 +3418,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
     # when some record says it so
     fronted = fronted_preposition(question)
+    # "Where is Yusuf's favourite café?" asks in, on or at which place: "where" is explained the
+    # same way, by a record that says one of them right before its value ("… is on Station Road")
+    where = not fronted and _question_word(question) == "where"  # not "the school *where* …"
     # runs of two to four question words from one content word to another, articles left out
     # ("seat of government"): a definition that says one explains it
     bare = [w for w in question_words if w not in _ARTICLES]
@@ -3385,6 +3452,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         # what the record says besides its two names ("was founded by"): an update of a fact is
         # worded the same or says a change (see choice_window)
         wording[id(e)] = own = tuple(_words_outside(text, e.subject_text, e.object_text))
+        if where and _says_where(text, e.object_text, own):
+            says[id(e)] |= {"where"}
         # a run of question words the definition of the record's own words says: "seat of
         # government" for "capital", "chief public representative" for "head of state"
         says[id(e)] |= asked & {w for run in runs if LEXICON.defines(own, run) for w in run}
@@ -3406,8 +3475,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
             says[id(e)] = {w for w in says[id(e)] if not _same_word(w, start_kind[id(e)])}
     said_somewhere = set().union(*says.values())  # words no hop may stand for
-    if fronted in said_somewhere:
-        asked = asked | {fronted}
+    asked = asked | (said_somewhere & {fronted, "where"})
     # "In which city …": a kind the records name values with, so a value named as of another
     # kind ("in the continent of Europe") is not what is asked for
     kind_is_named = bool(kind) and (kind_named or any(_same_word(kind, k) for k in named_kind.values() if k))
@@ -3466,7 +3534,7 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1
         elif asks_who and LEXICON.describes_a_person(wording[id(e)]) is False:
             kind_fit -= 1  # "Aros is the birthplace of …" names a place, not a person
-        if last and last <= subjects:
+        if last - {"where"} and last - {"where"} <= subjects:
             kind_fit -= 1  # the path ends at the subject of the question's verb
         said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
         synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise

@@ -547,6 +547,35 @@ def test_the_verb_do_and_a_chain_of_possessives_name_the_hop_nearest_the_answer(
     assert scores["law"] == scores["Lyon"] > scores["Paul Roux"] + 1  # an unexplained hop past "work" pays
 
 
+def test_where_asks_in_on_or_at_which_place(db):
+    put(db, "Yusuf's favourite café is Grind House.", ("Yusuf's", "favourite_cafe", "Grind House"))
+    put(db, "Grind House is on Station Road.", ("Grind House", "on", "Station Road"))
+    # the café is what the question asks about; the record that says where it is answers
+    assert ranked(db, "Where is Yusuf's favourite café?")[0] == "Station Road"
+    assert ranked(db, "Which café is Yusuf's favourite?")[0] == "Grind House"
+    # the school is what the question asks where of, though the son moved *to* it
+    put(db, "Hugo's son moved to Riverside School.", ("Hugo's", "son_goes_to", "Riverside School"))
+    put(db, "Riverside School is in Chorlton.", ("Riverside School", "school", "Chorlton"))
+    assert ranked(db, "Where is Hugo's son's school?")[0] == "Chorlton"
+    subjects = lambda q: cmc._clause_subjects(cmc.words_of(q), cmc._after_possessive(q))  # noqa: E731
+    assert subjects("Where was the band founded?") == {"band"}, "the phrase stops before the verb"
+    assert subjects("Where is the capital of France?") == set(), "a place of X: which place, as 'What is …'"
+    put(db, "Sam's train to Leeds leaves at 8:05.", ("Sam's", "train_to", "Leeds"), ("Sam's", "train_to_leeds_leaves_at", "8:05"))
+    assert ranked(db, "Where is Sam's train going?")[0] == "Leeds"  # "at 8:05" says when, not where
+    where = lambda text, s, o: cmc._says_where(text, o, cmc._words_outside(text, s, o))  # noqa: E731
+    assert where("Mei moved to Montreal.", "Mei", "Montreal")  # a destination
+    assert where("We moved the router to the study.", "the router", "the study")  # the thing moved
+    assert not where("Arjun moved his account to Monzo.", "Arjun", "Monzo")  # a thing moved: not Arjun's place
+    assert where("Ana was born in the city of Lyon.", "Ana", "Lyon")
+    assert not where("Ross is married to Rachel.", "Ross", "Rachel")
+    assert not where("The capital of France is Paris.", "France", "Paris")
+    # a relative "where" asks nothing: the school is the answer, not where it is
+    put(db, "The author of Salt Roads is Ola Berg.", ("Salt Roads", "author", "Ola Berg"))
+    put(db, "The university where Ola Berg was educated is Lund University.", ("Ola Berg", "educated_at", "Lund University"))
+    put(db, "Lund University is located in the city of Lund.", ("Lund University", "city", "Lund"))
+    assert ranked(db, "What is the name of the school where the author of Salt Roads studied?")[0] == "Lund University"
+
+
 def test_one_record_word_explains_one_question_word_the_one_nearer_the_names(db):
     put(db, "The Lantern was created by Mira Holt.", ("The Lantern", "creator", "Mira Holt"))
     put(db, "Mira Holt is famous for Glass Harbor.", ("Mira Holt", "famous_for", "Glass Harbor"))

@@ -93,6 +93,23 @@ def test_of_two_joined_names_the_one_the_objects_clause_names_again_has_the_fact
     assert cmc._nearer_conjunct(text, "Pia and Jonas", "Oslo") == "Pia and Jonas"
 
 
+def test_a_name_inside_the_subjects_phrase_leaves_the_clauses_verb_a_fact_of_its_own():
+    # Leeds is said inside "Sam's train to Leeds"; the clause's verb goes on to the time
+    text = "Sam's train to Leeds leaves at 8:05."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Sam's", "train_to", "Leeds")))
+    assert ex.triples == [cmc.Triple("Sam's", "train_to", "Leeds"), cmc.Triple("Sam's", "train to Leeds leaves at", "8:05")]
+    # adverbs aside, an update names the same fact; an article after the preposition is the name's
+    text = "Sam's train to Leeds now leaves at 8:35."
+    assert cmc._clause_fact(text, "Sam's", "Leeds") == cmc.Triple("Sam's", "train to Leeds leaves at", "8:35")
+    assert cmc._clause_fact("Our lunch with the Smiths is at Noon Bar.", "lunch", "Smiths").object == "Noon Bar"
+    # a verb between the names, "of", or no verb and value after the object: the model's fact alone
+    for text, s, o in [("Sam moves to Leeds on Friday.", "Sam", "Leeds"), ("The capital of France is Paris.", "capital", "France"),
+                       ("Sam's trip to Leeds, sadly, is off.", "Sam's", "Leeds"), ("Tom lives in Leeds and works at Asda.", "Tom", "Leeds"),
+                       ("The rent went up to 1,020 euros a month.", "The rent", "1,020"),
+                       ("The trip to the coast is on Friday.", "The trip", "coast")]:
+        assert cmc._clause_fact(text, s, o) is None, text
+
+
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
     stored(db, "Gabe Newell founded Valve.")
     (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))

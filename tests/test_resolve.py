@@ -1,3 +1,5 @@
+import json
+
 from conftest import meeting_history, put
 
 import cmc
@@ -67,6 +69,21 @@ def _model_put(db, text, triple):
     (serial,) = cmc.add_records(db, [(text, "test")])
     with cmc.transaction(db):
         cmc.write_extraction(db, cmc.Extraction(serial, "facts", [cmc.Triple(*triple)]), "model")
+
+
+def test_a_name_said_inside_a_facts_own_words_is_no_value_it_replaces(db):
+    def read(text, triple):  # validated as a model reply is, then written
+        (serial,) = cmc.add_records(db, [(text, "test")])
+        reply = json.dumps({"status": "facts", "triples": [dict(zip(("subject", "relation", "object"), triple))]})
+        with cmc.transaction(db):
+            cmc.write_extraction(db, cmc.validate_extraction(serial, text, reply), "model")
+    read("Sam's train to Leeds leaves at 8:05.", ("Sam's", "train_to", "Leeds"))
+    read("Sam's train to Leeds now leaves at 8:35.", ("Sam's", "train_to", "Leeds"))  # "now": a change naming Leeds
+    read("Mum's appointment with Dr. Lee is on Friday.", ("Mum's", "appointment", "Dr. Lee"))
+    read("Mum's appointment with Dr. Lee was moved to Monday.", ("Mum's", "appointment", "Dr. Lee"))
+    assert {k: v[0] for k, v in current(db).items()} == {
+        ("sam", "train_to"): "leeds", ("sam", "train_to_leeds_leaves_at"): "8 35",
+        ("mum", "appointment"): "dr lee", ("mum", "appointment_with_dr_lee_is_on"): "monday"}
 
 
 def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
@@ -390,6 +407,13 @@ def test_a_change_to_a_name_wordnet_does_not_know_restates_the_fact_of_its_kind(
     assert {k: v[0] for k, v in current(db).items() if k[0] in ("bo", "cy", "di")} == \
         {("bo", "work_at"): "initech", ("bo", "moved_to"): "quillby", ("cy", "lives_in"): "oslo", ("cy", "joined"): "zorbco",
          ("di", "lives_in"): "oslo", ("di", "switched_to"): "globex"}
+    # a verb that moves a thing names no destination: Monzo is a bank like Barclays, not a place
+    _model_put(db, "Arjun's bank is Barclays.", ("Arjun's", "bank", "Barclays"))
+    _model_put(db, "Arjun moved his account to Monzo.", ("Arjun", "account", "Monzo"))
+    assert current(db)[("arjun", "bank")] == ("monzo", 17)
+    _model_put(db, "Ed lives in Bonn.", ("Ed", "lives_in", "Bonn"))
+    _model_put(db, "Ed moved back to Zorbwick.", ("Ed", "moved_to", "Zorbwick"))  # an adverb aside, his own move
+    assert current(db)[("ed", "lives_in")] == ("zorbwick", 19)
     # a one-word name after "in" or a move's "to" is a place, whatever WordNet's cork is; a name
     # of several words is what its last word is ("Green Cafe", like "Noodle Bar", is a cafe)
     _model_put(db, "Leo is allergic to peanuts.", ("Leo", "allergies", "peanuts"))
