@@ -1126,6 +1126,15 @@ def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
     return "_".join(m[1].split()), m[2].rstrip(".,;:!?")
 
 
+def _kind_before(text: str, name: str) -> str:
+    """The lowercase nouns between an opening "My" / "Our" / "Your" and a name ("My *sister*
+    Nadia lives in Cairo.", "Our *new vet* Dr. Fox …"): the kind the user gives that name, or ''."""
+    m = re.match(r"(?:My|Our|Your)\s+((?:[a-z]+\s+){1,3}?)" + re.escape(name) + r"(?!\w)", text)
+    if not m or any(w in _EDGE_WORDS | _ARTICLES | _CLAUSE_WORDS | _BEING or _verb_form(w) for w in m[1].split()):
+        return ""
+    return " ".join(w for w in m[1].split() if w != "new")  # "our new vet" is our vet, changed
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -1162,6 +1171,9 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
             triples.append(Triple(s, named[0], named[1]))
             s = named[1]
+        kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
+        if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
+            r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
         triples.append(Triple(s, r, o))
         if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
             triples.append(clause)
@@ -1438,13 +1450,18 @@ def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int
     at_name = {i for i, w in enumerate(ours) if any(_like_word(n, w) for n in name)}
     phrase = {w for i, w in enumerate(ours) if {i - 1, i + 1} & at_name and not _verb_form(w)} \
         if _says_change(ours) else set(ours)
+    named = None
     for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
         theirs = _form_words(pattern)
+        if not _says_all(theirs, name):
+            continue
         own = [w for w in dict.fromkeys(ours) if not any(_one_noun(w, t) for t in theirs) and w in phrase]
+        if not own:  # a form of the same fact ("<S> guitar teacher is now <O>." after "<S> guitar teacher is <O>.")
+            return relation
         # ("<S> changed schools to <O>." only adds words to "<S>'s school is <O>.")
-        if _says_all(theirs, name) and own and any(not any(_one_noun(t, w) for w in ours) for t in theirs):
-            return align_relation(db, "_".join([relation, *own]), serial)
-    return relation
+        if named is None and any(not any(_one_noun(t, w) for w in ours) for t in theirs):
+            named = "_".join([relation, *own])
+    return align_relation(db, named, serial) if named else relation
 
 
 def _one_noun(a: str, b: str) -> bool:
@@ -1722,17 +1739,18 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                          "WHERE serial = ? AND status = 'pending'", (ex.status, ex.reason, how, ex.serial))
     if claimed.rowcount != 1:
         return False
-    text = _record_text(db, ex.serial) if how == "model" else ""
+    text = _record_text(db, ex.serial)
     for t in ex.triples:
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
-        replaced = _replacing_value(db, row, text) if how == "model" else None
+        replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text)) if how == "model" else None
         if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
             row.update(replaced)
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
+            row["subject"], row["subject_key"] = _renewed(db, row) or (row["subject"], row["subject_key"])
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
             row["relation"] = _kind_relation(db, row, ex.serial)
@@ -1742,11 +1760,24 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             if number := _number_value(db, row, text):
                 row["object"], row["object_key"] = number, entity_key(number)
         further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
-        for r in (row, further) if further else (row,):
+        for r in (row, _kind_row(db, text, row), further):
+            if r is None:
+                continue
             r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
             add_entity(db, r["subject_key"], r["subject"])
             resolve_assertion(db, r)
     return True
+
+
+def _kind_row(db: sqlite3.Connection, text: str, row: dict) -> dict | None:
+    """The assertion row of the kind the user gives a fact's subject before naming it ("My
+    sister Nadia lives in Cairo.": my sister is Nadia, stored as `sister`, as "My sister is
+    Nadia." would be), or None."""
+    kind = _kind_before(text, row["subject"])
+    if not kind:
+        return None
+    return {**row, "subject": kind, "subject_key": entity_key(kind), "relation": align_relation(db, kind, row["serial"]),
+            "relation_text": kind, "object": row["subject"], "object_key": row["subject_key"]}
 
 
 def _further_fact(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -1864,6 +1895,26 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
             "object": value, "object_key": entity_key(value)}
 
 
+def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """A change record that names a thing the memory knows, then "to" and a new value, gives the
+    thing's one current fact that value, whatever the model read ("The council changed the bin
+    collection day to Wednesday." read as (The council, changed_the, bin collection day) after
+    "The bin collection day is Monday."). Returns the new row's names and relation, or None
+    (no change said, no such thing, or not exactly one fact of it)."""
+    if not _says_change(words_of(text)):
+        return None
+    spans = {span for span, _, _ in record_spans(text)}
+    for name in (row["object"], row["subject"]):
+        facts = list(db.execute(SUBJECT_EDGES, {"subject_key": entity_key(name)}))
+        m = re.search(r"(?<!\w)" + re.escape(name) + r"\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
+        if len(facts) != 1 or not m or m[1] not in spans or (entity_key(name), facts[0]["relation"]) == \
+                (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(facts[0]["object"]):
+            continue
+        return {"subject": name, "subject_key": entity_key(name), "relation": facts[0]["relation"],
+                "object": m[1], "object_key": entity_key(m[1])}
+    return None
+
+
 def _role(value: str) -> bool:
     """Whether a value is a role a person holds: a common noun WordNet files under person ("club
     treasurer", "team captain"). "Pedro is the club treasurer." stores the role as Pedro's value,
@@ -1979,6 +2030,18 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
+def _renewed(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
+    """(span, key) of the thing a subject read with "new" is, when the memory knows it: "a new
+    doctor, Dr. Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a
+    thing of its own; else None."""
+    words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
+    if len(words) < 2 or words[0] != "new":
+        return None
+    rest = row["subject"][row["subject"].index("new ") + 4:]
+    key = entity_key(rest)
+    return (rest, key) if key and db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0] else None
+
+
 def _record_text(db: sqlite3.Connection, serial: int) -> str:
     return db.execute("SELECT text FROM records WHERE serial = ?", (serial,)).fetchone()[0]
 
@@ -2071,8 +2134,9 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     `lives_in` after "Tom lives in Bristol." (or "Mara lives in Leeds." named `work_at`, then
     "Mara works at Acme.") would overwrite a fact that still holds. A new record that does not
     say the name takes the one other relation of its subject it does say ("Sam now supports
-    Chelsea." copied as `lives_in` is Sam's `support`); else, unless it says a change ("Tom moved
-    to Cardiff." is the `lives_in` it was named), the relation its own words name from subject to
+    Chelsea." copied as `lives_in` is Sam's `support`); else, unless it says a change and nothing
+    more ("Tom moved to Cardiff." is the `lives_in` it was named; not "Greg now supports
+    Everton."), the relation its own words name from subject to
     object ("works_at"), so neither fact replaces the other. An older record that does not say
     the name (and says no change) takes its own words the same way. Returns the new record's
     relation."""
@@ -2094,8 +2158,12 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         # a change of a fact told in the present, to a value not known to be of another kind
         # than the one it replaces ("Bo moved to Paris." copied from "Bo works at Initech."): the
         # copy stands
-        kind = LEXICON.first_noun_kind(row["object"])
-        if _says_change(our_words) and not past and kind in ("", LEXICON.first_noun_kind(old["object"])):
+        kind, old_kind = LEXICON.first_noun_kind(row["object"]), LEXICON.first_noun_kind(old["object"])
+        # ... when the record's only verb is the change ("Elena joined Philips last month."), or
+        # the value is of the same known kind ("Ann now lives in Oslo." copied as moved_to);
+        # "Greg now *supports* Everton." copied as lives_in says a fact of its own
+        pure = not any(_verb_form(w) for w in _content_of(our_words) - _CHANGE_WORDS - _MOVING)
+        if _says_change(our_words) and not past and (kind == old_kind != "" or pure and kind in ("", old_kind)):
             return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
     own = _own_relation(db, old["text"], old["subject"], old["object"], old["serial"])
@@ -2207,10 +2275,11 @@ _MOVING = {"moved", "moves", "moving", "relocated", "relocates", "relocating", "
 
 def _destination(words: Sequence[str]) -> tuple[str, ...]:
     """The word before a record's value that makes it a place: "to" after a verb of moving, an
-    adverb aside ("Tom moved back to Leeds."), the subject's own move; not when the verb moves
-    a thing ("Arjun moved his account to Monzo.": a bank, not where Arjun went)."""
+    adverb aside ("Tom moved back to Leeds."), the subject's own move (`words` leave the
+    subject out: "I moved my [car] to level 4."); not when the verb moves a thing the fact is not
+    about ("Arjun moved his account to Monzo.": a bank, not where Arjun went)."""
     for i, w in enumerate(words):
-        after = [v for v in words[i + 1:i + 3] if v not in _PRE_VERB_ADVERBS and v not in ("back", "away", "over")]
+        after = [v for v in words[i + 1:i + 3] if v not in _PRE_VERB_ADVERBS | _DETERMINERS | {"back", "away", "over"}]
         if w in _MOVING and after[:1] == ["to"]:
             return ("to",)
     return ()

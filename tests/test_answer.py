@@ -565,6 +565,7 @@ def test_where_asks_in_on_or_at_which_place(db):
     where = lambda text, s, o: cmc._says_where(text, o, cmc._words_outside(text, s, o))  # noqa: E731
     assert where("Mei moved to Montreal.", "Mei", "Montreal")  # a destination
     assert where("We moved the router to the study.", "the router", "the study")  # the thing moved
+    assert where("I moved my car to level 4.", "car", "level 4")
     assert not where("Arjun moved his account to Monzo.", "Arjun", "Monzo")  # a thing moved: not Arjun's place
     assert where("Ana was born in the city of Lyon.", "Ana", "Lyon")
     assert not where("Ross is married to Rachel.", "Ross", "Rachel")

@@ -110,6 +110,18 @@ def test_a_name_inside_the_subjects_phrase_leaves_the_clauses_verb_a_fact_of_its
         assert cmc._clause_fact(text, s, o) is None, text
 
 
+def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
+    # "My sister Nadia lives in Cairo.": a small model names the fact after "my sister"
+    text = "My sister Nadia lives in Cairo."
+    assert cmc.validate_extraction(7, text, facts_reply(("Nadia", "my_sister", "Cairo"))).triples == \
+        [cmc.Triple("Nadia", "lives in", "Cairo")]
+    assert cmc.validate_extraction(7, text, facts_reply(("Nadia", "lives_in", "Cairo"))).triples == \
+        [cmc.Triple("Nadia", "lives_in", "Cairo")]
+    assert cmc._kind_before("Our new vet Dr. Fox works at Paws.", "Dr. Fox") == "vet"
+    assert cmc._kind_before("My sister lives in Cairo.", "Cairo") == "", "a verb is no kind"
+    assert cmc._kind_before("Yesterday my sister Nadia called.", "Nadia") == "", "only where the record opens"
+
+
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
     stored(db, "Gabe Newell founded Valve.")
     (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))

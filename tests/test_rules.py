@@ -90,8 +90,9 @@ def test_a_record_the_rule_reads_otherwise_goes_back_to_the_model(db):
     cmc.extract_pending(db, model, stats=stats)
     review = model.prompts[2]
     assert review.endswith("Record: My colleague Bo Chen works at Globex.\nJSON:") and stats.reviewed == 1
-    assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions ORDER BY serial")] == \
-        [("Ana Silva", "Initech"), ("Bo Chen", "Globex")]
+    # (and "My colleague X": the user's colleague is X)
+    assert [tuple(r) for r in db.execute("SELECT subject, object FROM assertions ORDER BY serial, id")] == \
+        [("Ana Silva", "Initech"), ("colleague", "Ana Silva"), ("Bo Chen", "Globex"), ("colleague", "Bo Chen")]
     assert db.execute("SELECT extracted_by FROM records WHERE serial = 2").fetchone()[0] == "review:1"
     assert rules(db) == [("My colleague <S> works at <O>.", "works_at", "active")]
 
@@ -286,6 +287,18 @@ def test_a_change_names_its_own_relation_by_a_word_of_the_names_phrase_not_by_it
                                        facts_reply(("Bo", "phone", "555-0199"))]), batch_size=1)
     current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
     assert current[("bo", "phone")] == "555 0101" and current[("bo", "phone_work")] == "555 0199"
+
+
+def test_a_form_that_restates_an_earlier_form_of_the_name_keeps_the_name(db):
+    # "teaches at" says "teacher" in other words and adds its own; "guitar teacher is now" only
+    # restates "guitar teacher is", so Sofia's teacher changes
+    add(db, "Sofia's guitar teacher is Mr. Pratt.", "Mr. Pratt teaches at Rock School.",
+        "Sofia's guitar teacher is now Ms. Kane.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Sofia's", "teacher", "Mr. Pratt")),
+                                       facts_reply(("Mr. Pratt", "teacher", "Rock School")),
+                                       facts_reply(("Sofia's", "teacher", "Ms. Kane"))]), batch_size=1)
+    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    assert current[("sofia", "teacher")] == "ms kane" and len(current) == 2
 
 
 def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
