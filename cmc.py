@@ -1744,13 +1744,15 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
+        if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
+            row.update(_owned_known(db, row, text) or {})
         replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text)) if how == "model" else None
         if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
             row.update(replaced)
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-            row["subject"], row["subject_key"] = _renewed(db, row) or (row["subject"], row["subject_key"])
+            row.update(_renewed(db, row, text) or {})
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
             row["relation"] = _kind_relation(db, row, ex.serial)
@@ -2030,16 +2032,42 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
-def _renewed(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
-    """(span, key) of the thing a subject read with "new" is, when the memory knows it: "a new
-    doctor, Dr. Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a
-    thing of its own; else None."""
-    words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
-    if len(words) < 2 or words[0] != "new":
+def _owned_known(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The thing a possessive subject goes on into, when the memory knows it: "Kenji's son gave
+    up football for rugby." read with subject "Kenji's" after "Kenji's son plays football." is a
+    fact of Kenji's son. Returns the row's new subject, or None."""
+    if not _possessive(row["subject"]) or row["subject"] not in text:
         return None
-    rest = row["subject"][row["subject"].index("new ") + 4:]
-    key = entity_key(rest)
-    return (rest, key) if key and db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0] else None
+    m = re.match(r"(?:\s+[a-z]+){1,3}", text[text.index(row["subject"]) + len(row["subject"]):])
+    words = m[0].split() if m else []
+    for n in range(len(words), 0, -1):  # the longest the memory knows
+        span = " ".join([row["subject"], *words[:n]])
+        key = entity_key(span)
+        if key != row["object_key"] and db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0]:
+            return {"subject": span, "subject_key": key}
+    return None
+
+
+def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The thing a subject read with "new" is, when the memory knows it: "a new doctor, Dr.
+    Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a thing of its
+    own. When the model read part of "new mechanic" as the subject or relation ("I now take my
+    car to a new mechanic, Priya." as (new, car, Priya) or (car, new, Priya)), the fact is also
+    the known thing's one current fact. Returns
+    the row's new subject (and relation), or None."""
+    words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
+    if len(words) >= 2 and words[0] == "new":
+        rest = row["subject"][row["subject"].index("new ") + 4:]
+        key = entity_key(rest)
+        known = key and db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0]
+        return {"subject": rest, "subject_key": key} if known else None
+    m = re.search(r"\bnew\s+([a-z]+(?:\s+[a-z]+){0,2}),?\s+" + re.escape(row["object"]) + r"(?!\w)", text)
+    phrase = {"new", *m[1].split()} if m else set()  # the model's subject or relation is a word of it
+    if not m or not (set(row["subject_key"].split()) <= phrase or set(row["relation"].split("_")) <= phrase):
+        return None
+    key = entity_key(m[1])
+    facts = list(db.execute(SUBJECT_EDGES, {"subject_key": key}))
+    return {"subject": m[1], "subject_key": key, "relation": facts[0]["relation"]} if len(facts) == 1 else None
 
 
 def _record_text(db: sqlite3.Connection, serial: int) -> str:

@@ -96,12 +96,31 @@ def test_a_kind_given_before_a_name_and_a_new_one_of_a_known_kind(db):
     assert current(db)[("doctor", "doctor")] == ("dr ortiz", 3) and ("new doctor", "doctor") not in current(db)
     _model_put(db, "I bought a new bike, a Brompton.", ("new bike", "bike", "Brompton"))  # no bike known
     assert current(db)[("new bike", "bike")] == ("brompton", 4)
+    # the model read a word of "new mechanic" as the subject or the relation: the mechanic's fact
+    _model_put(db, "My mechanic is Gary.", ("mechanic", "mechanic", "Gary"))
+    _model_put(db, "I now take my car to a new mechanic, Priya.", ("new", "car", "Priya"))
+    assert current(db)[("mechanic", "mechanic")] == ("priya", 6) and ("new", "car") not in current(db)
+    _model_put(db, "I now take my car to a new mechanic, Ravi.", ("car", "new", "Ravi"))
+    assert current(db)[("mechanic", "mechanic")] == ("ravi", 7) and ("car", "new") not in current(db)
+    _model_put(db, "I parked my car next to a new van, Big Blue.", ("car", "parked", "Big Blue"))  # no van known
+    assert current(db)[("car", "parked")] == ("big blue", 8)
+    _model_put(db, "Tom hired a new mechanic, Olga.", ("Tom", "hired", "Olga"))  # Tom's, not my mechanic
+    assert current(db)[("tom", "hired")] == ("olga", 9) and current(db)[("mechanic", "mechanic")] == ("ravi", 7)
+
+
+def test_a_possessive_subject_that_runs_on_into_a_known_thing_is_that_things(db):
+    _model_put(db, "Kenji's son plays football.", ("Kenji's son", "plays", "football"))
+    _model_put(db, "Kenji's son gave up football for rugby.", ("Kenji's", "gave_up", "rugby"))
+    assert current(db) == {("kenji son", "plays"): ("rugby", 2)}
+    _model_put(db, "Kenji's wife works at Asda.", ("Kenji's", "wife_works_at", "Asda"))  # no wife known
+    assert current(db)[("kenji", "wife_works_at")] == ("asda", 3)
 
 
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     # the model read the council as the subject; the record changes the collection day's one fact
     _model_put(db, "The bin collection day is Monday.", ("bin collection day", "collection", "Monday"))
-    _model_put(db, "The council changed the bin collection day to Wednesday.", ("The council", "changed_the", "bin collection day"))
+    _model_put(db, "The council changed the bin collection day to Wednesday.",
+               ("The council", "changed_the", "bin collection day"))
     assert current(db) == {("bin collection day", "collection"): ("wednesday", 2)}
     # "I moved my car to …": the car itself went there, a destination of the car's place
     _model_put(db, "My car is parked on level 2.", ("car", "parking", "level 2"))
