@@ -2143,7 +2143,7 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "retired", "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded",
                  "cancelled", "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded",
                  "downgraded", "increased", "decreased", "reduced", "lowered", "extended", "postponed",
-                 "delayed", "pushed", "shifted", "bumped"}
+                 "delayed", "pushed", "shifted", "bumped", "reset"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over", "took up"
 _GIVE = {"give", "gives", "gave", "given", "giving"}  # "gave up"
 

@@ -126,9 +126,12 @@ def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     _model_put(db, "My car is parked on level 2.", ("car", "parking", "level 2"))
     _model_put(db, "I moved my car to level 4.", ("car", "moved_to", "level 4"))
     assert current(db)[("car", "parking")] == ("level 4", 4) and ("car", "moved_to") not in current(db)
+    _model_put(db, "The printer password is 4471.", ("printer password", "password", "4471"))
+    _model_put(db, "IT reset the printer password to 9902.", ("IT", "reset", "printer password"))  # "reset": a change
+    assert current(db)[("printer password", "password")] == ("9902", 6) and ("it", "reset") not in current(db)
     # no change said: a fact of its own
     _model_put(db, "The council sent the bin collection day to Ward 5.", ("The council", "sent", "bin collection day"))
-    assert current(db)[("council", "sent")] == ("bin collection day", 5)
+    assert current(db)[("council", "sent")] == ("bin collection day", 7)
 
 
 def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
