@@ -1073,10 +1073,10 @@ def _nearer_conjunct(text: str, s: str, o: str) -> str:
     """The one of two joined names ("Pia and Jonas") that the clause of the object names again
     ("Pia and Jonas broke up; *Pia's* partner is now Emil."): the fact is said there, of that
     name alone. Else the subject as read."""
-    parts = re.split(r"\s+(?:and|&)\s+", s)
-    if len(parts) < 2 or text.index(s) + len(s) > text.index(o):
+    parts, start, end = re.split(r"\s+(?:and|&)\s+", s), text.index(s) + len(s), text.index(o)
+    if len(parts) < 2 or start > end:
         return s
-    between = text[text.index(s) + len(s):text.index(o)]
+    between = text[start:end]
     clause = _CLAUSE_BREAK.split(between)[-1]
     again = [m[0] for p in parts if (m := re.search(r"(?<!\w)" + re.escape(p) + r"(?:['’]s?)?(?!\w)", clause))]
     return again[0] if len(again) == 1 and s not in between else s
@@ -1907,14 +1907,20 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
         return None
     spans = {span for span, _, _ in record_spans(text)}
     for name in (row["object"], row["subject"]):
-        facts = list(db.execute(SUBJECT_EDGES, {"subject_key": entity_key(name)}))
+        fact = _only_fact(db, entity_key(name))
         m = re.search(r"(?<!\w)" + re.escape(name) + r"\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
-        if len(facts) != 1 or not m or m[1] not in spans or (entity_key(name), facts[0]["relation"]) == \
-                (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(facts[0]["object"]):
+        if fact is None or not m or m[1] not in spans or (entity_key(name), fact["relation"]) == \
+                (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(fact["object"]):
             continue
-        return {"subject": name, "subject_key": entity_key(name), "relation": facts[0]["relation"],
+        return {"subject": name, "subject_key": entity_key(name), "relation": fact["relation"],
                 "object": m[1], "object_key": entity_key(m[1])}
     return None
+
+
+def _only_fact(db: sqlite3.Connection, subject_key: str) -> sqlite3.Row | None:
+    """The one current fact of a subject, or None when it has none or several."""
+    facts = db.execute(SUBJECT_EDGES, {"subject_key": subject_key}).fetchmany(2)
+    return facts[0] if len(facts) == 1 else None
 
 
 def _role(value: str) -> bool:
@@ -2053,8 +2059,7 @@ def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a thing of its
     own. When the model read part of "new mechanic" as the subject or relation ("I now take my
     car to a new mechanic, Priya." as (new, car, Priya) or (car, new, Priya)), the fact is also
-    the known thing's one current fact. Returns
-    the row's new subject (and relation), or None."""
+    the known thing's one current fact. Returns the row's new subject (and relation), or None."""
     words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
     if len(words) >= 2 and words[0] == "new":
         rest = row["subject"][row["subject"].index("new ") + 4:]
@@ -2066,8 +2071,8 @@ def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     if not m or not (set(row["subject_key"].split()) <= phrase or set(row["relation"].split("_")) <= phrase):
         return None
     key = entity_key(m[1])
-    facts = list(db.execute(SUBJECT_EDGES, {"subject_key": key}))
-    return {"subject": m[1], "subject_key": key, "relation": facts[0]["relation"]} if len(facts) == 1 else None
+    fact = _only_fact(db, key)
+    return {"subject": m[1], "subject_key": key, "relation": fact["relation"]} if fact else None
 
 
 def _record_text(db: sqlite3.Connection, serial: int) -> str:
