@@ -1150,6 +1150,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     triples, doubted = [], ""
     for t in data["triples"]:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
+        r, o = _slots_swapped(text, r, o) or (r, o)
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1180,6 +1181,24 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _slots_swapped(text: str, relation: str, obj: str) -> tuple[str, str] | None:
+    """(relation, object) when a small model swapped them: a relation that is a proper name of
+    the record and an object of lowercase words right before a proper name ("Hannah is learning
+    Spanish." read as (Hannah, Spanish, learning): the relation is "learning", the object
+    "Spanish"; in "Hannah stopped Spanish and is now learning Japanese." the name after
+    "learning" is Japanese). None otherwise."""
+    if not (_proper(relation) and re.search(r"(?<!\w)" + re.escape(relation) + r"(?!\w)", text)) \
+            or not obj or obj != obj.lower() or not obj[:1].isalpha():
+        return None
+    names = {span for span, _, _ in record_spans(text) if _proper(span)}
+    after = re.search(r"(?<!\w)" + re.escape(obj) + r"\s+(?:(?:the|a|an)\s+)?(\S+(?:\s+\S+){0,3})", text)
+    if not after:
+        return None
+    words = after[1].split()
+    found = [name for n in range(len(words), 0, -1) if (name := " ".join(words[:n]).rstrip(".,;:!?")) in names]
+    return (obj, found[0]) if found else None
 
 
 def _schema_problem(value, schema: dict, where: str = "$") -> str:
@@ -1371,9 +1390,14 @@ def _opens_a_clause(slot: str) -> bool:
         not joined[verb] or words[verb + 1] in _EDGE_WORDS | _ARTICLES)
 
 
+_NOUN_MODIFIERS = {"new", "current", "latest", "former", "previous"}
+
+
 def _ends_in_function_word(slot: str) -> bool:
+    """Whether a slot ends in a function word, or in an adjective that belongs to the noun after
+    the slot ("Ravi's new" of "Ravi's new flatmate is Joel." for "<S> flatmate is <O>.")."""
     last = slot.split()[-1].rstrip(".,;:!?")
-    return last.islower() and last in _EDGE_WORDS | _ARTICLES
+    return last.islower() and last in _EDGE_WORDS | _ARTICLES | _NOUN_MODIFIERS
 
 
 RULE_BY_PATTERN = "SELECT id, relation, status FROM rules WHERE pattern = :pattern"
@@ -1752,6 +1776,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
+            row["subject"], row["subject_key"] = _relation_in_subject(db, row) or (row["subject"], row["subject_key"])
             row.update(_renewed(db, row, text) or {})
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
@@ -1901,8 +1926,11 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """A change record that names a thing the memory knows, then "to" and a new value, gives the
     thing's one current fact that value, whatever the model read ("The council changed the bin
     collection day to Wednesday." read as (The council, changed_the, bin collection day) after
-    "The bin collection day is Monday."). Returns the new row's names and relation, or None
-    (no change said, no such thing, or not exactly one fact of it)."""
+    "The bin collection day is Monday."). So does a possessive the model read, then the words
+    of one of the owner's current facts ("The doctor switched Dad's blood pressure medication to
+    lisinopril." read as (The doctor switched, doctor, Dad's); "Zara's running club moved its
+    sessions to Thursdays." as (Zara's, running_club, sessions)). Returns the new row's names
+    and relation, or None (no change said, no such thing, or not exactly one fact of it)."""
     if not _says_change(words_of(text)):
         return None
     spans = {span for span, _, _ in record_spans(text)}
@@ -1914,6 +1942,19 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
             continue
         return {"subject": name, "subject_key": entity_key(name), "relation": fact["relation"],
                 "object": m[1], "object_key": entity_key(m[1])}
+    for name in (row["object"], row["subject"]):  # "switched Dad's blood pressure medication to lisinopril"
+        m = re.search(r"(?<!\w)" + re.escape(name) + r"((?:\s+[\w'’-]+){1,6}?)\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
+        if not _possessive(name) or not m or m[2] not in spans or entity_key(m[2]) == row["object_key"]:
+            continue
+        said = words_of(m[1])  # the thing changed is the owner's fact its words name, not the owner's
+        kept = [w for w in said if w not in _PARTICLES | _PRE_VERB_ADVERBS]
+        if not kept or kept[-1] in _CHANGE_WORDS | _MOVING:
+            continue  # own move ("Tom's sister moved back to Paris.")
+        facts = [f for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(name)})
+                 if set(_name_words(f["relation"])) <= set(said) and _name_words(f["relation"])]
+        if len(facts) == 1 and entity_key(m[2]) != entity_key(facts[0]["object"]):
+            return {"subject": name, "subject_key": entity_key(name), "relation": facts[0]["relation"],
+                    "object": m[2], "object_key": entity_key(m[2])}
     return None
 
 
@@ -2038,6 +2079,24 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
+def _relation_in_subject(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
+    """(span, key) of the known subject of the row's relation that is the model's subject with
+    the relation's words said after it, or left out: "Our broadband provider is Virgin Media."
+    read as (broadband provider, provider, Virgin Media), then "We switched our broadband to BT."
+    as (broadband, provider, BT), is one fact. None when the model's subject has a value of the
+    relation itself, or not exactly one such subject does."""
+    name = _name_words(row["relation"])
+    words = row["subject"].split()
+    if not name or db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return None
+    spans = [" ".join([*words, *name])]
+    if len(words) > len(name) and [w.casefold() for w in words[-len(name):]] == name:
+        spans.append(" ".join(words[:-len(name)]))
+    known = [(span, entity_key(span)) for span in spans if db.execute(
+        CURRENT_VALUE, {"subject_key": entity_key(span), "relation": row["relation"]}).fetchone()]
+    return known[0] if len(known) == 1 else None
+
+
 def _owned_known(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The thing a possessive subject goes on into, when the memory knows it: "Kenji's son gave
     up football for rugby." read with subject "Kenji's" after "Kenji's son plays football." is a
@@ -2057,10 +2116,15 @@ def _owned_known(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
 def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The thing a subject read with "new" is, when the memory knows it: "a new doctor, Dr.
     Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a thing of its
-    own. When the model read part of "new mechanic" as the subject or relation ("I now take my
+    own; "Ravi's new" (of "Ravi's new flatmate is Joel.") is Ravi's. When the model read part of "new mechanic" as the subject or relation ("I now take my
     car to a new mechanic, Priya." as (new, car, Priya) or (car, new, Priya)), the fact is also
     the known thing's one current fact. Returns the row's new subject (and relation), or None."""
     words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
+    if len(words) >= 2 and words[-1] == "new" and _possessive(words[-2]):  # "Ravi's new flatmate is Joel."
+        owner = row["subject"][:row["subject"].rindex(" new")]
+        key = entity_key(owner)
+        known = db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0]
+        return {"subject": owner, "subject_key": key} if known else None
     if len(words) >= 2 and words[0] == "new":
         rest = row["subject"][row["subject"].index("new ") + 4:]
         key = entity_key(rest)

@@ -110,6 +110,27 @@ def test_a_name_inside_the_subjects_phrase_leaves_the_clauses_verb_a_fact_of_its
         assert cmc._clause_fact(text, s, o) is None, text
 
 
+def test_a_name_read_as_the_relation_and_a_word_as_the_object_are_swapped_back():
+    # a small model put the record's name in the relation and the verb in the object
+    reply = facts_reply(("Hannah", "Spanish", "learning"))
+    assert cmc.validate_extraction(7, "Hannah is learning Spanish.", reply).triples == \
+        [cmc.Triple("Hannah", "learning", "Spanish")]
+    # the name that follows the verb is the value, not the one the model put in the relation
+    text = "Hannah stopped Spanish and is now learning Japanese."
+    assert cmc.validate_extraction(7, text, reply).triples == [cmc.Triple("Hannah", "learning", "Japanese")]
+    text = "Mia is reading The Great Gatsby again."
+    assert cmc.validate_extraction(7, text, facts_reply(("Mia", "Gatsby", "reading"))).triples == \
+        [cmc.Triple("Mia", "reading", "The Great Gatsby")]
+    # a name relation with a name object, or a relation the record does not say, stays
+    assert cmc.validate_extraction(7, "Ana gave Bo the Kindle.", facts_reply(("Ana", "Kindle", "Bo"))).triples == \
+        [cmc.Triple("Ana", "Kindle", "Bo")]
+    text = "Tim Cook is the CEO of Apple."
+    assert cmc.validate_extraction(7, text, facts_reply(("Tim Cook", "CEO", "Apple"))).triples == \
+        [cmc.Triple("Apple", "CEO", "Tim Cook")]  # (the CEO of Apple: Apple's)
+    assert cmc.validate_extraction(7, "Hannah is learning Spanish.", facts_reply(
+        ("Hannah", "Language", "learning"))).triples == [cmc.Triple("Hannah", "Language", "learning")]
+
+
 def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
     # "My sister Nadia lives in Cairo.": a small model names the fact after "my sister"
     text = "My sister Nadia lives in Cairo."

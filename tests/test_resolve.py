@@ -116,6 +116,29 @@ def test_a_possessive_subject_that_runs_on_into_a_known_thing_is_that_things(db)
     assert current(db)[("kenji", "wife_works_at")] == ("asda", 3)
 
 
+def test_a_possessive_read_with_new_is_the_owner(db):
+    _model_put(db, "Ravi's flatmate is Ben.", ("Ravi's", "flatmate", "Ben"))
+    _model_put(db, "Ravi's new flatmate is Joel.", ("Ravi's new", "flatmate", "Joel"))
+    assert current(db) == {("ravi", "flatmate"): ("joel", 2)}
+    _model_put(db, "Lena's new flatmate is Joel.", ("Lena's new", "flatmate", "Joel"))  # no Lena known
+    assert current(db)[("lena new", "flatmate")] == ("joel", 3)
+
+
+def test_a_subject_read_with_or_without_its_relations_words_is_the_known_one(db):
+    _model_put(db, "Our broadband provider is Virgin Media.", ("broadband provider", "provider", "Virgin Media"))
+    _model_put(db, "We switched our broadband to BT.", ("broadband", "provider", "BT"))
+    assert current(db) == {("broadband provider", "provider"): ("bt", 2)}
+    _model_put(db, "The gas supplier is EDF.", ("gas", "supplier", "EDF"))
+    _model_put(db, "The gas supplier is now Octopus.", ("gas supplier", "supplier", "Octopus"))
+    assert current(db)[("gas", "supplier")] == ("octopus", 4) and ("gas supplier", "supplier") not in current(db)
+    # a subject with a value of its own stays itself
+    put(db, "The water supplier is Thames.", ("water supplier", "supplier", "Thames"))
+    put(db, "Water's supplier is Anglian.", ("Water", "supplier", "Anglian"))
+    _model_put(db, "The water supplier is now Severn.", ("water supplier", "supplier", "Severn"))
+    assert current(db)[("water supplier", "supplier")] == ("severn", 7)
+    assert current(db)[("water", "supplier")] == ("anglian", 6)
+
+
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     # the model read the council as the subject; the record changes the collection day's one fact
     _model_put(db, "The bin collection day is Monday.", ("bin collection day", "collection", "Monday"))
@@ -132,6 +155,18 @@ def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     # no change said: a fact of its own
     _model_put(db, "The council sent the bin collection day to Ward 5.", ("The council", "sent", "bin collection day"))
     assert current(db)[("council", "sent")] == ("bin collection day", 7)
+    # a possessive, then the words of one of the owner's facts: that fact takes the value
+    _model_put(db, "Dad's blood pressure medication is amlodipine.", ("Dad's", "blood_pressure", "amlodipine"))
+    _model_put(db, "The doctor switched Dad's blood pressure medication to lisinopril.",
+               ("The doctor switched", "doctor", "Dad's"))
+    assert current(db)[("dad", "blood_pressure")] == ("lisinopril", 9) and ("doctor switched", "doctor") not in current(db)
+    _model_put(db, "Zara's running club meets on Tuesdays.", ("Zara's", "running_club", "Tuesdays"))
+    _model_put(db, "Zara's running club moved its sessions to Thursdays.", ("Zara's", "running_club", "sessions"))
+    assert current(db)[("zara", "running_club")] == ("thursdays", 11)
+    # ... not the owner's own move
+    _model_put(db, "Tom's sister is Mia.", ("Tom's", "sister", "Mia"))
+    _model_put(db, "Tom's sister moved back to Paris.", ("Tom's", "moved_back", "sister"))
+    assert current(db)[("tom", "sister")] == ("mia", 12)
 
 
 def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):

@@ -344,6 +344,9 @@ def test_a_rule_slot_does_not_open_with_an_adverb(db):
     book = cmc.RuleBook(db)
     assert book.match(3, "Ana's boss is now Mr. Pike.")[1].triples == [cmc.Triple("Ana's", "boss", "Mr. Pike")]
     assert book.match(4, "Ed left the firm; Ana's boss is Mr. Pike.") is None  # a slot ends at a semicolon
+    # "new" belongs to the rule's noun: "Ana's new" is no subject (the model reads it)
+    assert book.match(5, "Ana's new boss is Mr. Pike.") is None
+    assert book.match(6, "Ana's current boss is Mr. Pike.") is None
     # nor is a time the record opens with read into one: a rule reads what the model would
     add(db, "From Monday Cy's boss is Ms. Ode.")
     (ex,) = cmc.extract_pending(db, None)
