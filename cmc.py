@@ -1900,7 +1900,7 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     # record says ("Pedro stepped down and Lucia became club treasurer." read as (Pedro, party, Lucia))
     found = {(f["subject_key"], f["relation"]): f for f in db.execute(CURRENT_OF_VALUES, row)}
     found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(CURRENT_OF_SUBJECT, row)
-                 if f" {f['object_key']} " in said)
+                 if _mentions(text, said, f["object"], f["object_key"]))
     facts = [f for f in found.values()  # ("a new car": `new` is no name)
              if f" {f['subject_key']} " in said and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
@@ -1908,7 +1908,8 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
         return None
     fact = facts[0]
     taken = {fact["subject_key"], fact["object_key"]}
-    others = [name for name in (row["subject"], row["object"]) if entity_key(name) not in taken]
+    others = [name for name in (row["subject"], row["object"])  # ("the Civic" is "Honda Civic")
+              if not any(f" {entity_key(name)} " in f" {t} " for t in taken)]
     if len(others) > 1:
         return None
     value = others[0] if others else _other_name(text, fact, taken)
@@ -1920,6 +1921,15 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     subject = _spelled_in(text, fact["subject"])
     return {"subject": subject, "subject_key": fact["subject_key"], "relation": fact["relation"],
             "object": value, "object_key": entity_key(value)}
+
+
+def _mentions(text: str, said: str, name: str, key: str) -> bool:
+    """Whether a record (`said`: its words, space-padded) names a value: its whole key, or for a
+    proper name of two words or more its last word, as the name writes it, after a determiner
+    ("Sam traded in the Civic for a Mazda 3." names "Honda Civic")."""
+    words = name.split()
+    return f" {key} " in said or len(words) >= 2 and _proper(name) and len(words[-1]) >= 3 and bool(
+        re.search(r"\b(?:the|his|her|my|our|their|your)\s+" + re.escape(words[-1]) + r"(?!\w)", text))
 
 
 def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:

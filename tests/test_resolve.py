@@ -364,11 +364,14 @@ def test_a_change_that_names_a_facts_current_value_gives_that_fact_the_records_o
     _model_put(db, "Bea cancelled FitZone and signed up at Pulse Gym.", ("Bea", "gym", "FitZone"))
     _model_put(db, "Kenji's dentist is Dr. Ito.", ("Kenji's", "dentist", "Dr. Ito"))  # names may share a word
     _model_put(db, "Kenji replaced Dr. Ito with Dr. Mori as his dentist.", ("Kenji", "dentist", "Dr. Ito"))
+    _model_put(db, "Sam drives a Honda Civic.", ("Sam", "driver", "Honda Civic"))  # "the Civic": the value's last word
+    _model_put(db, "Sam traded in the Civic for a Mazda 3.", ("Sam", "driver", "Civic"))
     assert current(db) == {("oliver", "phone"): ("pixel", 2), ("rowing club", "captain"): ("elena", 4),
                            ("project", "lead"): ("victor", 6), ("website", "lead"): ("cy", 8),
                            ("ana", "plays"): ("viola", 10), ("team captain", "captain"): ("lea", 12),
                            ("noa", "phone"): ("iphone", 14), ("book club", "meets_at"): ("library", 16),
-                           ("bea", "gym"): ("pulse gym", 18), ("kenji", "dentist"): ("dr mori", 20)}
+                           ("bea", "gym"): ("pulse gym", 18), ("kenji", "dentist"): ("dr mori", 20),
+                           ("sam", "driver"): ("mazda 3", 22)}
     # the subject as the record spells it (a literal span), the model's name kept as read
     assert [tuple(r) for r in db.execute("SELECT subject, relation_text FROM assertions WHERE serial = 2")] == \
         [("Oliver", "replaced_with")]
