@@ -1151,6 +1151,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     for t in data["triples"]:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         r, o = _slots_swapped(text, r, o) or (r, o)
+        s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1181,6 +1182,18 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _without_phrasal_verb(span: str) -> str:
+    """A span without the verb and particle it opens with ("took up squash" of "Noah gave up
+    tennis and took up squash.": squash), or the particle alone ("up squash"; not a
+    preposition: "on Friday", "over the bridge")."""
+    tokens = span.split()
+    if len(tokens) >= 3 and (_verb_form(tokens[0]) or tokens[0] in _IRREGULAR_PASTS) and tokens[1] in _PARTICLES:
+        return " ".join(tokens[2:])
+    if len(tokens) >= 2 and tokens[0] in _PARTICLES - {"on", "over"}:
+        return " ".join(tokens[1:])
+    return span
 
 
 def _slots_swapped(text: str, relation: str, obj: str) -> tuple[str, str] | None:
@@ -1887,7 +1900,9 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     "Elena replaced Marco as captain of the rowing club." as (Elena, captain, Marco); "Karen
     handed the project lead role to Victor." as (Karen, project_lead, Victor)). The other name
     is the model's other one when that is neither the fact's subject nor its value, else the
-    record's one other name of the value's sort (`_other_name`). Returns the row's new subject
+    record's one other name of the value's sort (`_other_name`). A record about a value's holder
+    that says the words of its relation names the fact though not its subject ("Hugo resigned as
+    treasurer and Ines took over." after "Hugo is the treasurer of the chess club."). Returns the row's new subject
     (as this record spells it: "Oliver", not "Oliver's"), relation and object, or None."""
     for fact in db.execute(SUBJECT_EDGES, row):  # "Greta handed the under-12 team over to Paul."
         if recipient := _handed_to(text, fact):
@@ -1902,7 +1917,9 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(CURRENT_OF_SUBJECT, row)
                  if _mentions(text, said, f["object"], f["object_key"]))
     facts = [f for f in found.values()  # ("a new car": `new` is no name)
-             if f" {f['subject_key']} " in said and f["subject_key"] != f["object_key"]
+             if (f" {f['subject_key']} " in said  # (or the holder the record is about and the role's words)
+                 or f["object_key"] == row["subject_key"] and _says_relation(said, f["relation"]))
+             and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:
         return None
@@ -1921,6 +1938,13 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     subject = _spelled_in(text, fact["subject"])
     return {"subject": subject, "subject_key": fact["subject_key"], "relation": fact["relation"],
             "object": value, "object_key": entity_key(value)}
+
+
+def _says_relation(said: str, relation: str) -> bool:
+    """Whether a record's words (space-padded) say every content word of a relation name
+    ("Hugo resigned as treasurer and Ines took over." says `treasurer_of_the`)."""
+    name = _name_words(relation)
+    return bool(name) and all(f" {w} " in said for w in name)
 
 
 def _mentions(text: str, said: str, name: str, key: str) -> bool:
@@ -2037,7 +2061,7 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
         tokens = span.split()
         while tokens and tokens[0].casefold() in _DETERMINERS | {"its"}:
             tokens = tokens[1:]
-        name = _trim_span(" ".join(tokens))[0] if tokens else ""
+        name = _without_phrasal_verb(_trim_span(" ".join(tokens))[0]) if tokens else ""  # not "took up squash"
         words = words_of(name)
         key = f" {' '.join(words)} "
         if not words or _CHANGE_WORDS & set(words) or is_time(name) or (_PREPOSITIONS - {"of"}) & set(words) \
@@ -2216,7 +2240,7 @@ def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
 # English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
 # a Subaru and sold the Honda"): a record that says one may restate an earlier fact in other
 # words, under its name.
-_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now",
+_CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced", "transferred", "now", "diverted",
                  "started", "began", "new", "instead", "anymore", "longer", "updated", "rescheduled",
                  "became", "becomes", "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit",
                  "retired", "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded",

@@ -131,6 +131,17 @@ def test_a_name_read_as_the_relation_and_a_word_as_the_object_are_swapped_back()
         ("Hannah", "Language", "learning"))).triples == [cmc.Triple("Hannah", "Language", "learning")]
 
 
+def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
+    text = "Noah gave up tennis and took up squash."
+    for read in ("took up squash", "up squash"):
+        assert cmc.validate_extraction(7, text, facts_reply(("Noah", "sport", read))).triples == \
+            [cmc.Triple("Noah", "sport", "squash")]
+    # a preposition opens a place or a time the model chose whole
+    text = "Noah plays tennis on Saturdays."
+    assert cmc.validate_extraction(7, text, facts_reply(("Noah", "plays", "on Saturdays"))).triples == \
+        [cmc.Triple("Noah", "plays", "on Saturdays")]
+
+
 def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
     # "My sister Nadia lives in Cairo.": a small model names the fact after "my sister"
     text = "My sister Nadia lives in Cairo."

@@ -385,6 +385,23 @@ def test_a_change_that_names_a_facts_current_value_gives_that_fact_the_records_o
          ("jo", "sold"): "brompton"}
 
 
+def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_records_other_name(db):
+    # the fact's subject goes unsaid: its value and the words of its relation name it
+    _model_put(db, "Hugo is the treasurer of the chess club.", ("chess club", "treasurer_of_the", "Hugo"))
+    _model_put(db, "Hugo resigned as treasurer and Ines took over.", ("Hugo", "in", "Ines"))
+    assert current(db) == {("chess club", "treasurer_of_the"): ("ines", 2)}
+    _model_put(db, "Ines left and Omar took over.", ("Ines", "left", "Omar"))  # no word of the relation
+    assert current(db)[("chess club", "treasurer_of_the")] == ("ines", 2)
+    # "took up squash" is no name: squash is
+    _model_put(db, "Noah plays tennis on Saturdays.", ("Noah", "sport", "tennis"))
+    _model_put(db, "Noah gave up tennis and took up squash.", ("Noah", "sport", "tennis"))
+    assert current(db)[("noah", "sport")] == ("squash", 5)
+    # "diverted" says a change: the flight's landing place
+    _model_put(db, "Ella's flight lands at Heathrow.", ("Ella's", "flight_landed", "Heathrow"))
+    _model_put(db, "Ella's flight was diverted to Gatwick.", ("Ella's", "flight", "Gatwick"))
+    assert current(db)[("ella", "flight_landed")] == ("gatwick", 7) and ("ella", "flight") not in current(db)
+
+
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
     # "<subject> handed <value> over to <name>": the recipient holds it now, whatever the model read
     _model_put(db, "Greta coaches the under-12 team.", ("Greta", "coach", "under-12 team"))
