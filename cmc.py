@@ -811,6 +811,8 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
                 if _entity_like(span, sentence_start=i == 0):
                     spans.setdefault(span, (i, j + 1))
+    if words[0] in _THIRD_PERSON and len(raw) > 2:  # "She moved to Braga.": whom the record before names
+        spans.setdefault(raw[0], (0, 1))
     return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
 
 
@@ -820,6 +822,7 @@ _PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finall
 
 
 _PERSONAL_PRONOUNS = {"i", "we", "you", "he", "she", "they"}
+_THIRD_PERSON = {"he", "she", "they"}
 # adverbs that go with a verb to make a phrasal verb ("went up to", "moved back to")
 _PARTICLES = {"up", "down", "out", "off", "back", "away", "over", "on"}
 
@@ -1152,6 +1155,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         r, o = _slots_swapped(text, r, o) or (r, o)
         s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
+        o = _whole_date(text, o)
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1182,6 +1186,18 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _whole_date(text: str, value: str) -> str:
+    """A day of the month with the month the record writes beside it ("12" of "booked for 12
+    May": 12 May; "May 12"), else the value as read."""
+    if not re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", value):
+        return value
+    day = r"(?<![\w:.])" + re.escape(value) + r"(?![\w:])"
+    for m in re.finditer(rf"{day}(?:\s+of)?\s+([A-Z][a-z]+)|([A-Z][a-z]+)\.?\s+{day}", text):
+        if (m[1] or m[2]).casefold() in _MONTHS:
+            return m[0]
+    return value
 
 
 def _without_phrasal_verb(span: str) -> str:
@@ -1781,6 +1797,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                "object": t.object, "object_key": entity_key(t.object)}
+        if row["subject_key"] in _THIRD_PERSON:  # "She moved to Braga." after "Beatriz lives in Porto."
+            row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
         if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
             row.update(_owned_known(db, row, text) or {})
         replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text)) if how == "model" else None
@@ -1807,6 +1825,21 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             add_entity(db, r["subject_key"], r["subject"])
             resolve_assertion(db, r)
     return True
+
+
+LATEST_SUBJECTS = """
+SELECT subject, subject_key FROM assertions
+WHERE serial = (SELECT max(serial) FROM assertions WHERE serial < :serial) ORDER BY id
+"""
+
+
+def _antecedent(db: sqlite3.Connection, serial: int) -> str | None:
+    """The key of whom a record's opening "he", "she" or "they" stands for: the first proper
+    name the latest record before it has a fact about ("Beatriz lives in Porto." then "She
+    moved to Braga last spring."); None when that record has none. The assertion keeps the
+    pronoun as its literal subject."""
+    return next((r["subject_key"] for r in db.execute(LATEST_SUBJECTS, {"serial": serial})
+                 if _proper(r["subject"]) and r["subject_key"] not in _THIRD_PERSON), None)
 
 
 def _kind_row(db: sqlite3.Connection, text: str, row: dict) -> dict | None:
@@ -1911,11 +1944,14 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     if not _says_change(_words_outside(text, row["subject"], row["object"])):
         return None
     said = f" {' '.join(words_of(text))} "
-    # the facts whose value the model read as a name, and those of its subject whose value the
-    # record says ("Pedro stepped down and Lucia became club treasurer." read as (Pedro, party, Lucia))
+    # the facts whose value the model read as a name, and those of its subject (or object) whose
+    # value the record says ("Pedro stepped down and Lucia became club treasurer." read as (Pedro,
+    # party, Lucia); "Mr. Adams replaced Mrs. Lowe as headteacher of Parkside." as (Mr. Adams,
+    # replaced, Parkside))
     found = {(f["subject_key"], f["relation"]): f for f in db.execute(CURRENT_OF_VALUES, row)}
-    found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(CURRENT_OF_SUBJECT, row)
-                 if _mentions(text, said, f["object"], f["object_key"]))
+    for owner in (row["subject_key"], row["object_key"]):
+        found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
+            CURRENT_OF_SUBJECT, {**row, "subject_key": owner}) if _mentions(text, said, f["object"], f["object_key"]))
     facts = [f for f in found.values()  # ("a new car": `new` is no name)
              if (f" {f['subject_key']} " in said  # (or the holder the record is about and the role's words)
                  or f["object_key"] == row["subject_key"] and _says_relation(said, f["relation"]))

@@ -142,6 +142,27 @@ def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
         [cmc.Triple("Noah", "plays", "on Saturdays")]
 
 
+def test_an_opening_third_person_pronoun_is_a_span():
+    spans = [s for s, _, _ in cmc.record_spans("She moved to Braga last spring.")]
+    assert "She" in spans and "Braga" in spans
+    assert "They" in [s for s, _, _ in cmc.record_spans("They moved to Bath.")]
+    assert "I" not in [s for s, _, _ in cmc.record_spans("I moved to Bath.")]  # the user: no one to name
+    assert "She" not in [s for s, _, _ in cmc.record_spans("She left.")]
+
+
+def test_a_day_read_without_its_month_is_the_whole_date():
+    for text, day, date in (("The boiler service is booked for 12 May.", "12", "12 May"),
+                            ("The party is on May 19.", "19", "May 19"),
+                            ("The exam is on the 3rd of March.", "3rd", "3rd of March")):
+        assert cmc.validate_extraction(7, text, facts_reply(("The", "date", day))).triples[0].object == date
+    # a number with no month beside it stays as read
+    assert cmc.validate_extraction(7, "Tom is 12 today.", facts_reply(("Tom", "age", "12"))).triples[0].object == "12"
+    assert cmc.validate_extraction(7, "Bus 12 leaves at 9:12.", facts_reply(("Bus", "number", "12"))).triples[0].object \
+        == "12"
+    assert cmc.validate_extraction(7, "Ana lives at 112 March Street.", facts_reply(("Ana", "n", "12"))).triples[0].object \
+        == "12"  # (inside another number)
+
+
 def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
     # "My sister Nadia lives in Cairo.": a small model names the fact after "my sister"
     text = "My sister Nadia lives in Cairo."

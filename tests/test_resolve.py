@@ -116,6 +116,20 @@ def test_a_possessive_subject_that_runs_on_into_a_known_thing_is_that_things(db)
     assert current(db)[("kenji", "wife_works_at")] == ("asda", 3)
 
 
+def test_an_opening_he_she_or_they_is_the_name_the_record_before_has_a_fact_about(db):
+    _model_put(db, "Beatriz lives in Porto.", ("Beatriz", "lives_in", "Porto"))
+    _model_put(db, "She moved to Braga last spring.", ("She", "lives_in", "Braga"))
+    assert current(db) == {("beatriz", "lives_in"): ("braga", 2)}
+    assert db.execute("SELECT subject FROM assertions WHERE serial = 2").fetchone()[0] == "She"  # literal
+    put(db, "Jo and Max live in Hull.", ("Jo and Max", "lives_in", "Hull"))  # a rule's reading too
+    put(db, "They moved to Bath.", ("They", "lives_in", "Bath"))
+    assert current(db)[("jo and max", "lives_in")] == ("bath", 4)
+    # no name in the record before: the pronoun stays its own subject
+    put(db, "The flat is in Leeds.", ("The flat", "location", "Leeds"))
+    put(db, "He rents it to students.", ("He", "rents_to", "students"))
+    assert current(db)[("he", "rents_to")] == ("students", 6)
+
+
 def test_a_possessive_read_with_new_is_the_owner(db):
     _model_put(db, "Ravi's flatmate is Ben.", ("Ravi's", "flatmate", "Ben"))
     _model_put(db, "Ravi's new flatmate is Joel.", ("Ravi's new", "flatmate", "Joel"))
@@ -392,14 +406,18 @@ def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_record
     assert current(db) == {("chess club", "treasurer_of_the"): ("ines", 2)}
     _model_put(db, "Ines left and Omar took over.", ("Ines", "left", "Omar"))  # no word of the relation
     assert current(db)[("chess club", "treasurer_of_the")] == ("ines", 2)
+    # the model read the fact's subject as its object: that subject's fact whose value is said
+    _model_put(db, "The headteacher of Parkside is Mrs. Lowe.", ("Parkside", "headteacher", "Mrs. Lowe"))
+    _model_put(db, "Mr. Adams replaced Mrs. Lowe as headteacher of Parkside.", ("Mr. Adams", "replaced", "Parkside"))
+    assert current(db)[("parkside", "headteacher")] == ("mr adams", 5) and ("mr adams", "replaced") not in current(db)
     # "took up squash" is no name: squash is
     _model_put(db, "Noah plays tennis on Saturdays.", ("Noah", "sport", "tennis"))
     _model_put(db, "Noah gave up tennis and took up squash.", ("Noah", "sport", "tennis"))
-    assert current(db)[("noah", "sport")] == ("squash", 5)
+    assert current(db)[("noah", "sport")] == ("squash", 7)
     # "diverted" says a change: the flight's landing place
     _model_put(db, "Ella's flight lands at Heathrow.", ("Ella's", "flight_landed", "Heathrow"))
     _model_put(db, "Ella's flight was diverted to Gatwick.", ("Ella's", "flight", "Gatwick"))
-    assert current(db)[("ella", "flight_landed")] == ("gatwick", 7) and ("ella", "flight") not in current(db)
+    assert current(db)[("ella", "flight_landed")] == ("gatwick", 9) and ("ella", "flight") not in current(db)
 
 
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
