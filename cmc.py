@@ -1502,7 +1502,7 @@ def _form_relation(db: sqlite3.Connection, form: str, relation: str, serial: int
     # phone to <O>."), not by its verb ("<S> son started at <O> in September.")
     at_name = {i for i, w in enumerate(ours) if any(_like_word(n, w) for n in name)}
     phrase = {w for i, w in enumerate(ours) if {i - 1, i + 1} & at_name and not _verb_form(w)} \
-        if _says_change(ours) else set(ours)
+        if _says_change(_form_words(form, stopwords=False)) else set(ours)  # ("went up *to*")
     named = None
     for (pattern,) in db.execute(RULES_OF_RELATION, (relation,)):
         theirs = _form_words(pattern)
@@ -1522,8 +1522,9 @@ def _one_noun(a: str, b: str) -> bool:
     return a == b or a in (b + "s", b + "es") or b in (a + "s", a + "es")
 
 
-def _form_words(form: str) -> list[str]:
-    return [w for w in words_of(form.replace("<S>", " ").replace("<O>", " ")) if w not in _QUESTION_STOPWORDS]
+def _form_words(form: str, stopwords: bool = True) -> list[str]:
+    words = words_of(form.replace("<S>", " ").replace("<O>", " "))
+    return [w for w in words if w not in _QUESTION_STOPWORDS] if stopwords else words
 
 
 def _says_all(words: Sequence[str], name: Sequence[str]) -> bool:
@@ -1801,13 +1802,14 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
         if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
             row.update(_owned_known(db, row, text) or {})
-        replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text)) if how == "model" else None
+        replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)) \
+            if how == "model" else None
         if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
             row.update(replaced)
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-            row["subject"], row["subject_key"] = _relation_in_subject(db, row) or (row["subject"], row["subject_key"])
+            row["subject"], row["subject_key"] = _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
             row.update(_renewed(db, row, text) or {})
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
@@ -2028,6 +2030,28 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     return None
 
 
+def _restated(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The fact a record restates in so many words, whatever else the model read: a thing the
+    memory knows, with one current fact, then "is" (and "now") and the model's value ("The
+    building was sold; our landlord is now Ms. Petrov." read as (The building, sold, Ms. Petrov)
+    after "Our landlord is Mr. Barros."). Only when the model's subject has no value of its
+    relation yet. Returns the new row's subject and relation, or None."""
+    if db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return None
+    m = re.search(r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:(?:the|a|an)\s+)?"
+                  + re.escape(row["object"]) + r"(?!\w)", text)
+    words = m[1].split() if m else []
+    if {"and", "or"} & {w.casefold() for w in words}:  # two things said to be it ("the garage and our landlord")
+        return None
+    for n in range(len(words), 0, -1):  # the longest the memory knows, not a thing owned ("Bo's landlord")
+        key = entity_key(" ".join(words[-n:]))
+        owned = n < len(words) and _possessive(words[-n - 1])
+        fact = _only_fact(db, key) if key and key != row["subject_key"] and not owned else None
+        if fact is not None:
+            return {"subject": " ".join(words[-n:]), "subject_key": key, "relation": fact["relation"]}
+    return None
+
+
 def _only_fact(db: sqlite3.Connection, subject_key: str) -> sqlite3.Row | None:
     """The one current fact of a subject, or None when it has none or several."""
     facts = db.execute(SUBJECT_EDGES, {"subject_key": subject_key}).fetchmany(2)
@@ -2149,12 +2173,15 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
-def _relation_in_subject(db: sqlite3.Connection, row: dict) -> tuple[str, str] | None:
+def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
     """(span, key) of the known subject of the row's relation that is the model's subject with
     the relation's words said after it, or left out: "Our broadband provider is Virgin Media."
     read as (broadband provider, provider, Virgin Media), then "We switched our broadband to BT."
-    as (broadband, provider, BT), is one fact. None when the model's subject has a value of the
-    relation itself, or not exactly one such subject does."""
+    as (broadband, provider, BT), is one fact. In a change record the relation's words alone
+    may be that subject when the model's is no name ("My bank is Barclays." read as (bank, bank,
+    Barclays), then "I moved my current account to Nationwide." as (current account, bank,
+    Nationwide)). None when the
+    model's subject has a value of the relation itself, or not exactly one such subject does."""
     name = _name_words(row["relation"])
     words = row["subject"].split()
     if not name or db.execute(CURRENT_VALUE, row).fetchone() is not None:
@@ -2162,6 +2189,8 @@ def _relation_in_subject(db: sqlite3.Connection, row: dict) -> tuple[str, str] |
     spans = [" ".join([*words, *name])]
     if len(words) > len(name) and [w.casefold() for w in words[-len(name):]] == name:
         spans.append(" ".join(words[:-len(name)]))
+    if _says_change(words_of(text)) and not _proper(row["subject"]):  # (not "Tom" of "Tom has a new doctor, …")
+        spans.append(" ".join(name))
     known = [(span, entity_key(span)) for span in spans if db.execute(
         CURRENT_VALUE, {"subject_key": entity_key(span), "relation": row["relation"]}).fetchone()]
     return known[0] if len(known) == 1 else None
@@ -2171,8 +2200,9 @@ def _owned_known(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The thing a possessive subject goes on into, when the memory knows it: "Kenji's son gave
     up football for rugby." read with subject "Kenji's" after "Kenji's son plays football." is a
     fact of Kenji's son. Returns the row's new subject, or None."""
-    if not _possessive(row["subject"]) or row["subject"] not in text:
-        return None
+    if row["subject"] not in text or not _possessive(row["subject"]) and (
+            _proper(row["subject"]) or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0]):
+        return None  # (a common noun the memory does not know may be cut short too: "the spare" of "the spare bedroom")
     m = re.match(r"(?:\s+[a-z]+){1,3}", text[text.index(row["subject"]) + len(row["subject"]):])
     words = m[0].split() if m else []
     for n in range(len(words), 0, -1):  # the longest the memory knows
@@ -2329,7 +2359,9 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         # ... when the record's only verb is the change ("Elena joined Philips last month."), or
         # the value is of the same known kind ("Ann now lives in Oslo." copied as moved_to);
         # "Greg now *supports* Everton." copied as lives_in says a fact of its own
-        pure = not any(_verb_form(w) for w in _content_of(our_words) - _CHANGE_WORDS - _MOVING)
+        # ("went" of "went up to 35 pounds" is the change)
+        phrasal = {a for a, b, c in zip(our_words, our_words[1:], our_words[2:]) if b in ("up", "down") and c == "to"}
+        pure = not any(_verb_form(w) for w in _content_of(our_words) - _CHANGE_WORDS - _MOVING - phrasal)
         if _says_change(our_words) and not past and (kind == old_kind != "" or pure and kind in ("", old_kind)):
             return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]

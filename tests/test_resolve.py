@@ -114,6 +114,15 @@ def test_a_possessive_subject_that_runs_on_into_a_known_thing_is_that_things(db)
     assert current(db) == {("kenji son", "plays"): ("rugby", 2)}
     _model_put(db, "Kenji's wife works at Asda.", ("Kenji's", "wife_works_at", "Asda"))  # no wife known
     assert current(db)[("kenji", "wife_works_at")] == ("asda", 3)
+    # so does a common noun the memory does not know ("the spare" of "the spare bedroom")
+    _model_put(db, "The spare bedroom is painted blue.", ("The spare bedroom", "bedroom", "painted blue"))
+    _model_put(db, "We repainted the spare bedroom green.", ("the spare", "repainted", "green"))
+    assert current(db)[("spare bedroom", "repainted")] == ("green", 5) and ("spare", "repainted") not in current(db)
+    # ... not a thing the memory knows by itself
+    _model_put(db, "The garden is big.", ("The garden", "size", "big"))
+    _model_put(db, "The garden shed is small.", ("The garden shed", "size", "small"))
+    _model_put(db, "We painted the garden shed red.", ("the garden", "painted", "red"))
+    assert current(db)[("garden", "painted")] == ("red", 8)
 
 
 def test_an_opening_he_she_or_they_is_the_name_the_record_before_has_a_fact_about(db):
@@ -130,6 +139,16 @@ def test_an_opening_he_she_or_they_is_the_name_the_record_before_has_a_fact_abou
     assert current(db)[("he", "rents_to")] == ("students", 6)
 
 
+def test_a_known_thing_said_to_be_the_models_value_is_the_facts_subject(db):
+    _model_put(db, "Our landlord is Mr. Barros.", ("landlord", "landlord", "Mr. Barros"))
+    _model_put(db, "The building was sold; our landlord is now Ms. Petrov.", ("The building", "sold", "Ms. Petrov"))
+    assert current(db) == {("landlord", "landlord"): ("ms petrov", 2)}
+    # the model's subject already has a value of its relation: as read
+    _model_put(db, "Ana's landlord is Mr. Holm.", ("Ana's", "landlord", "Mr. Holm"))
+    _model_put(db, "Ana's flat was sold; the landlord is Mr. Ng.", ("Ana's", "landlord", "Mr. Ng"))
+    assert current(db)[("landlord", "landlord")] == ("ms petrov", 2) and current(db)[("ana", "landlord")] == ("mr ng", 4)
+
+
 def test_a_possessive_read_with_new_is_the_owner(db):
     _model_put(db, "Ravi's flatmate is Ben.", ("Ravi's", "flatmate", "Ben"))
     _model_put(db, "Ravi's new flatmate is Joel.", ("Ravi's new", "flatmate", "Joel"))
@@ -142,15 +161,22 @@ def test_a_subject_read_with_or_without_its_relations_words_is_the_known_one(db)
     _model_put(db, "Our broadband provider is Virgin Media.", ("broadband provider", "provider", "Virgin Media"))
     _model_put(db, "We switched our broadband to BT.", ("broadband", "provider", "BT"))
     assert current(db) == {("broadband provider", "provider"): ("bt", 2)}
+    _model_put(db, "My bank is Barclays.", ("bank", "bank", "Barclays"))  # a change: the relation's words alone
+    _model_put(db, "I moved my current account to Nationwide.", ("current account", "bank", "Nationwide"))
+    assert current(db)[("bank", "bank")] == ("nationwide", 4) and ("current account", "bank") not in current(db)
+    _model_put(db, "Tom moved his savings to Monzo.", ("Tom", "bank", "Monzo"))  # a name: Tom's bank
+    _model_put(db, "The spare account is at Monzo.", ("spare account", "bank", "Monzo"))  # no change said
+    assert current(db)[("bank", "bank")] == ("nationwide", 4) and current(db)[("tom", "bank")] == ("monzo", 5)
+    assert current(db)[("spare account", "bank")] == ("monzo", 6)
     _model_put(db, "The gas supplier is EDF.", ("gas", "supplier", "EDF"))
     _model_put(db, "The gas supplier is now Octopus.", ("gas supplier", "supplier", "Octopus"))
-    assert current(db)[("gas", "supplier")] == ("octopus", 4) and ("gas supplier", "supplier") not in current(db)
+    assert current(db)[("gas", "supplier")] == ("octopus", 8) and ("gas supplier", "supplier") not in current(db)
     # a subject with a value of its own stays itself
     put(db, "The water supplier is Thames.", ("water supplier", "supplier", "Thames"))
     put(db, "Water's supplier is Anglian.", ("Water", "supplier", "Anglian"))
     _model_put(db, "The water supplier is now Severn.", ("water supplier", "supplier", "Severn"))
-    assert current(db)[("water supplier", "supplier")] == ("severn", 7)
-    assert current(db)[("water", "supplier")] == ("anglian", 6)
+    assert current(db)[("water supplier", "supplier")] == ("severn", 11)
+    assert current(db)[("water", "supplier")] == ("anglian", 10)
 
 
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
