@@ -2032,23 +2032,28 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
 
 def _restated(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The fact a record restates in so many words, whatever else the model read: a thing the
-    memory knows, with one current fact, then "is" (and "now") and the model's value ("The
-    building was sold; our landlord is now Ms. Petrov." read as (The building, sold, Ms. Petrov)
-    after "Our landlord is Mr. Barros."). Only when the model's subject has no value of its
-    relation yet. Returns the new row's subject and relation, or None."""
+    memory knows by common nouns, with one current fact, then "is" (and "now") and the model's
+    value ("The building was sold; our landlord is now Ms. Petrov." read as (The building, sold,
+    Ms. Petrov) after "Our landlord is Mr. Barros."). Only when the model's subject has no value
+    of its relation yet, and is not that thing. Returns the new row's subject and relation, or
+    None."""
     if db.execute(CURRENT_VALUE, row).fetchone() is not None:
         return None
-    m = re.search(r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:(?:the|a|an)\s+)?"
+    m = re.search(r"((?:[\w'’-]+\s+){0,3}[\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:(?:the|a|an)\s+)?"
                   + re.escape(row["object"]) + r"(?!\w)", text)
     words = m[1].split() if m else []
-    if {"and", "or"} & {w.casefold() for w in words}:  # two things said to be it ("the garage and our landlord")
-        return None
-    for n in range(len(words), 0, -1):  # the longest the memory knows, not a thing owned ("Bo's landlord")
-        key = entity_key(" ".join(words[-n:]))
-        owned = n < len(words) and _possessive(words[-n - 1])
-        fact = _only_fact(db, key) if key and key != row["subject_key"] and not owned else None
+    for n in range(len(words), 0, -1):  # the longest the memory knows, a determiner aside
+        tail = words[-n:][1:] if words[-n].casefold() in _DETERMINERS else words[-n:]
+        before = words[-n - 1].casefold() if n < len(words) else ""
+        # common nouns, a whole phrase: not "Prime Minister of Sweden", "Bo's landlord", "the
+        # garage and our landlord"
+        if not tail or not all(w[:1].islower() for w in tail) \
+                or _possessive(before) or before in _PREPOSITIONS | _DETERMINERS | {"and", "or"}:
+            continue
+        key = entity_key(" ".join(tail))
+        fact = _only_fact(db, key) if key != row["subject_key"] else None
         if fact is not None:
-            return {"subject": " ".join(words[-n:]), "subject_key": key, "relation": fact["relation"]}
+            return {"subject": " ".join(tail), "subject_key": key, "relation": fact["relation"]}
     return None
 
 

@@ -143,10 +143,26 @@ def test_a_known_thing_said_to_be_the_models_value_is_the_facts_subject(db):
     _model_put(db, "Our landlord is Mr. Barros.", ("landlord", "landlord", "Mr. Barros"))
     _model_put(db, "The building was sold; our landlord is now Ms. Petrov.", ("The building", "sold", "Ms. Petrov"))
     assert current(db) == {("landlord", "landlord"): ("ms petrov", 2)}
+    _model_put(db, "Tom said our landlord is now Mr. Ito.", ("Tom", "said", "Mr. Ito"))
+    assert current(db) == {("landlord", "landlord"): ("mr ito", 3)}
     # the model's subject already has a value of its relation: as read
     _model_put(db, "Ana's landlord is Mr. Holm.", ("Ana's", "landlord", "Mr. Holm"))
     _model_put(db, "Ana's flat was sold; the landlord is Mr. Ng.", ("Ana's", "landlord", "Mr. Ng"))
-    assert current(db)[("landlord", "landlord")] == ("ms petrov", 2) and current(db)[("ana", "landlord")] == ("mr ng", 4)
+    assert current(db)[("landlord", "landlord")] == ("mr ito", 3) and current(db)[("ana", "landlord")] == ("mr ng", 5)
+    # a name inside a longer phrase is no thing said to be the value
+    _model_put(db, "Sweden's capital is Stockholm.", ("Sweden's", "capital", "Stockholm"))
+    _model_put(db, "The Prime Minister of Sweden is Ulf Kristersson.",
+               ("Prime Minister of Sweden", "leader", "Ulf Kristersson"))
+    _model_put(db, "Sweden is now a monarchy.", ("state", "form", "monarchy"))  # a name: not by common nouns
+    assert current(db)[("sweden", "capital")] == ("stockholm", 6)
+    assert current(db)[("prime minister of sweden", "leader")] == ("ulf kristersson", 7)
+    _model_put(db, "Our club is in Leeds.", ("club", "location", "Leeds"))
+    _model_put(db, "The captain of the club is now Bea.", ("captain", "captain", "Bea"))  # "of the club"
+    assert current(db)[("club", "location")] == ("leeds", 9)
+    # the model's own subject with another relation: a fact of its own
+    _model_put(db, "The flat is in Leeds.", ("flat", "location", "Leeds"))
+    _model_put(db, "The flat is now a rental.", ("flat", "type", "rental"))
+    assert current(db)[("flat", "location")] == ("leeds", 11) and current(db)[("flat", "type")] == ("rental", 12)
 
 
 def test_a_possessive_read_with_new_is_the_owner(db):
