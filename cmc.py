@@ -1809,7 +1809,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
         elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
             row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
             row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-            row["subject"], row["subject_key"] = _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
+            row["subject"], row["subject_key"] = \
+                _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
             row.update(_renewed(db, row, text) or {})
             if len(ex.triples) == 1:
                 row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
@@ -1937,8 +1938,9 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     is the model's other one when that is neither the fact's subject nor its value, else the
     record's one other name of the value's sort (`_other_name`). A record about a value's holder
     that says the words of its relation names the fact though not its subject ("Hugo resigned as
-    treasurer and Ines took over." after "Hugo is the treasurer of the chess club."). Returns the row's new subject
-    (as this record spells it: "Oliver", not "Oliver's"), relation and object, or None."""
+    treasurer and Ines took over." after "Hugo is the treasurer of the chess club."). Returns the
+    row's new subject (as this record spells it: "Oliver", not "Oliver's"), relation and object,
+    or None."""
     for fact in db.execute(SUBJECT_EDGES, row):  # "Greta handed the under-12 team over to Paul."
         if recipient := _handed_to(text, fact):
             return {"subject": recipient, "subject_key": entity_key(recipient), "relation": fact["relation"],
@@ -2015,7 +2017,8 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
         return {"subject": name, "subject_key": entity_key(name), "relation": fact["relation"],
                 "object": m[1], "object_key": entity_key(m[1])}
     for name in (row["object"], row["subject"]):  # "switched Dad's blood pressure medication to lisinopril"
-        m = re.search(r"(?<!\w)" + re.escape(name) + r"((?:\s+[\w'’-]+){1,6}?)\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
+        m = re.search(r"(?<!\w)" + re.escape(name) + r"((?:\s+[\w'’-]+){1,6}?)\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$",
+                      text)
         if not _possessive(name) or not m or m[2] not in spans or entity_key(m[2]) == row["object_key"]:
             continue
         said = words_of(m[1])  # the thing changed is the owner's fact its words name, not the owner's
@@ -2023,7 +2026,7 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
         if not kept or kept[-1] in _CHANGE_WORDS | _MOVING:
             continue  # own move ("Tom's sister moved back to Paris.")
         facts = [f for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(name)})
-                 if set(_name_words(f["relation"])) <= set(said) and _name_words(f["relation"])]
+                 if _says_relation(f" {' '.join(said)} ", f["relation"])]
         if len(facts) == 1 and entity_key(m[2]) != entity_key(facts[0]["object"]):
             return {"subject": name, "subject_key": entity_key(name), "relation": facts[0]["relation"],
                     "object": m[2], "object_key": entity_key(m[2])}
@@ -2185,8 +2188,8 @@ def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[
     as (broadband, provider, BT), is one fact. In a change record the relation's words alone
     may be that subject when the model's is no name ("My bank is Barclays." read as (bank, bank,
     Barclays), then "I moved my current account to Nationwide." as (current account, bank,
-    Nationwide)). None when the
-    model's subject has a value of the relation itself, or not exactly one such subject does."""
+    Nationwide)). None when the model's subject has a value of the relation itself, or not
+    exactly one such subject does."""
     name = _name_words(row["relation"])
     words = row["subject"].split()
     if not name or db.execute(CURRENT_VALUE, row).fetchone() is not None:
@@ -2221,9 +2224,10 @@ def _owned_known(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
 def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The thing a subject read with "new" is, when the memory knows it: "a new doctor, Dr.
     Ortiz" after "My doctor is Dr. Shah." is a new value of the doctor's fact, not a thing of its
-    own; "Ravi's new" (of "Ravi's new flatmate is Joel.") is Ravi's. When the model read part of "new mechanic" as the subject or relation ("I now take my
-    car to a new mechanic, Priya." as (new, car, Priya) or (car, new, Priya)), the fact is also
-    the known thing's one current fact. Returns the row's new subject (and relation), or None."""
+    own; "Ravi's new" (of "Ravi's new flatmate is Joel.") is Ravi's. When the model read part of
+    "new mechanic" as the subject or relation ("I now take my car to a new mechanic, Priya." as
+    (new, car, Priya) or (car, new, Priya)), the fact is also the known thing's one current fact.
+    Returns the row's new subject (and relation), or None."""
     words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
     if len(words) >= 2 and words[-1] == "new" and _possessive(words[-2]):  # "Ravi's new flatmate is Joel."
         owner = row["subject"][:row["subject"].rindex(" new")]

@@ -217,12 +217,13 @@ def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
                ("The doctor switched", "doctor", "Dad's"))
     assert current(db)[("dad", "blood_pressure")] == ("lisinopril", 9) and ("doctor switched", "doctor") not in current(db)
     _model_put(db, "Zara's running club meets on Tuesdays.", ("Zara's", "running_club", "Tuesdays"))
+    _model_put(db, "Zara's gym is FitHub.", ("Zara's", "gym", "FitHub"))  # the fact the words name, of two
     _model_put(db, "Zara's running club moved its sessions to Thursdays.", ("Zara's", "running_club", "sessions"))
-    assert current(db)[("zara", "running_club")] == ("thursdays", 11)
+    assert current(db)[("zara", "running_club")] == ("thursdays", 12) and current(db)[("zara", "gym")] == ("fithub", 11)
     # ... not the owner's own move
     _model_put(db, "Tom's sister is Mia.", ("Tom's", "sister", "Mia"))
     _model_put(db, "Tom's sister moved back to Paris.", ("Tom's", "moved_back", "sister"))
-    assert current(db)[("tom", "sister")] == ("mia", 12)
+    assert current(db)[("tom", "sister")] == ("mia", 13)
 
 
 def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
