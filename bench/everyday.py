@@ -825,7 +825,7 @@ SCENARIOS = [
     (["Hiro drives to work.", "Hiro now takes the train to work."],
      [("reworded", "How does Hiro get to work?", ["train"])]),
     # fifteen more (15 questions), written on 2026-12-05 at 00:46 UTC as a held-out check of
-    # efd040d (docs/results.md)
+    # 59b1788 (docs/results.md)
     (["Ruth's book club meets on Thursdays.", "Ruth's book club switched to Tuesdays."],
      [("value", "When does Ruth's book club meet?", ["Tuesdays"])]),
     (["My optician is in Camden.", "My optician moved to Islington."],
