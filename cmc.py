@@ -1379,9 +1379,10 @@ class RuleBook:
                 subject, obj = _without_adverb(m["S"].strip()), _without_adverb(m["O"].strip())
                 # two places (may be namesakes), each ending in a name, not in a clause the slot
                 # swallowed ("Kofi sold the Toyota and now" for "<S> drives a <O>."; "Olly left
-                # the band; the new" for "The <S> drummer is <O>."), nor holding a denial or a
+                # the band; the new" for "The <S> drummer is <O>."; "Sam can't make it, so Leo's"
+                # for "<S> best man is <O>."), nor holding a denial or a
                 # hedge ("Tom no longer" for "<S> works at <O>.")
-                if entity_key(subject) and entity_key(obj) and ";" not in subject + obj \
+                if entity_key(subject) and entity_key(obj) and not _CLAUSE_JOIN.search(subject + " | " + obj) \
                         and not _ends_in_function_word(subject) \
                         and not _ends_in_function_word(obj) and not _doubt(subject) and not _doubt(obj) \
                         and not _names_a_kind(subject) and not _names_a_kind(obj) \
@@ -1393,6 +1394,11 @@ class RuleBook:
         if len(hits) > 1 and hits[1][0] == hits[0][0] and hits[1][2] != hits[0][2]:
             return None
         return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
+
+
+# where a slot would run from one clause into the next: a semicolon, or a comma and a conjunction
+# ("Tony Hall, Baron Hall of Birkenhead" is one name)
+_CLAUSE_JOIN = re.compile(r";|,\s+(?:so|and|but|then|while|because)\b")
 
 
 def _names_a_kind(slot: str) -> bool:

@@ -350,6 +350,8 @@ def test_a_rule_slot_does_not_open_with_an_adverb(db):
     book = cmc.RuleBook(db)
     assert book.match(3, "Ana's boss is now Mr. Pike.")[1].triples == [cmc.Triple("Ana's", "boss", "Mr. Pike")]
     assert book.match(4, "Ed left the firm; Ana's boss is Mr. Pike.") is None  # a slot ends at a semicolon
+    assert book.match(7, "Ed can't make it, so Ana's boss is Mr. Pike.") is None  # ... and at a comma and "so"
+    assert book.match(8, "Ed, Ana's boss is Mr. Pike.")[1].triples == [cmc.Triple("Ed, Ana's", "boss", "Mr. Pike")]
     # "new" belongs to the rule's noun: "Ana's new" is no subject (the model reads it)
     assert book.match(5, "Ana's new boss is Mr. Pike.") is None
     assert book.match(6, "Ana's current boss is Mr. Pike.") is None
