@@ -2235,13 +2235,10 @@ def _renewed(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     (new, car, Priya) or (car, new, Priya)), the fact is also the known thing's one current fact.
     Returns the row's new subject (and relation), or None."""
     words = [w for w in row["subject"].split() if w.lower() not in _ARTICLES]
-    if len(words) >= 2 and words[-1] == "new" and _possessive(words[-2]):  # "Ravi's new flatmate is Joel."
-        owner = row["subject"][:row["subject"].rindex(" new")]
-        key = entity_key(owner)
-        known = db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0]
-        return {"subject": owner, "subject_key": key} if known else None
-    if len(words) >= 2 and words[0] == "new":
-        rest = row["subject"][row["subject"].index("new ") + 4:]
+    owned = len(words) >= 2 and words[-1] == "new" and _possessive(words[-2])  # "Ravi's new flatmate is Joel."
+    if owned or len(words) >= 2 and words[0] == "new":
+        subject = row["subject"]
+        rest = subject[:subject.rindex(" new")] if owned else subject[subject.index("new ") + 4:]
         key = entity_key(rest)
         known = key and db.execute(KNOWN_ENTITY, {"key": key}).fetchone()[0]
         return {"subject": rest, "subject_key": key} if known else None
@@ -2375,8 +2372,7 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         # the value is of the same known kind ("Ann now lives in Oslo." copied as moved_to);
         # "Greg now *supports* Everton." copied as lives_in says a fact of its own
         # ("went" of "went up to 35 pounds" is the change)
-        phrasal = {a for a, b, c in zip(our_words, our_words[1:], our_words[2:]) if b in ("up", "down") and c == "to"}
-        pure = not any(_verb_form(w) for w in _content_of(our_words) - _CHANGE_WORDS - _MOVING - phrasal)
+        pure = not any(_verb_form(w) for w in _content_of(our_words) - _CHANGE_WORDS - _MOVING - _went_up_to(our_words))
         if _says_change(our_words) and not past and (kind == old_kind != "" or pure and kind in ("", old_kind)):
             return row["relation"]
         return _own_relation(db, text, row["subject"], row["object"], row["serial"]) or row["relation"]
@@ -2565,9 +2561,15 @@ def _says_change(words: Sequence[str]) -> bool:
     "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so do
     "took up" / "gave up", "these days", as "now" does ("Nora prefers Daily Grind these days."),
     and "up to" / "down to" ("The rent went up to …")."""
-    return bool(_CHANGE_WORDS & set(words)) or any(
-        a in _TAKE and b == "over" or (a, b) == ("these", "days") or (b in ("up", "down") and c == "to")
-        or (a in _TAKE | _GIVE and b == "up") for a, b, c in zip(words, words[1:], [*words[2:], ""]))
+    return bool(_CHANGE_WORDS & set(words) or _went_up_to(words)) or any(
+        a in _TAKE and b == "over" or (a, b) == ("these", "days") or (a in _TAKE | _GIVE and b == "up")
+        for a, b in zip(words, words[1:]))
+
+
+def _went_up_to(words: Sequence[str]) -> set[str]:
+    """The verbs a record's words say "up to" / "down to" after ("went" of "The rent went up to
+    …"): the change itself, not a verb of another fact."""
+    return {a for a, b, c in zip(words, words[1:], words[2:]) if b in ("up", "down") and c == "to"}
 
 
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:

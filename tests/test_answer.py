@@ -10,6 +10,11 @@ def candidates(db, question):
                                evidence.said_before)
 
 
+def subjects(question):
+    """The question's phrases that do its own verb (`_clause_subjects`), possessives read."""
+    return cmc._clause_subjects(cmc.words_of(question), cmc._after_possessive(question))
+
+
 def ranked(db, question):
     return [c["answer"] for c in candidates(db, question)]
 
@@ -520,7 +525,6 @@ def test_a_possessive_opens_the_subject_of_the_questions_own_verb(db):
     # the best friend does the living: she is what the question asks about, not its answer
     assert ranked(db, "What does Kate's best friend do for a living?")[0] == "pilot"
     assert ranked(db, "Who is Kate's best friend?")[0] == "Mia"
-    subjects = lambda q: cmc._clause_subjects(cmc.words_of(q), cmc._after_possessive(q))  # noqa: E731
     # the phrase stops before the verb it runs on to
     assert subjects("Where does Tom's sister live?") == {"sister"}
     assert subjects("Where does the author live?") == {"author"}
@@ -557,7 +561,6 @@ def test_where_asks_in_on_or_at_which_place(db):
     put(db, "Hugo's son moved to Riverside School.", ("Hugo's", "son_goes_to", "Riverside School"))
     put(db, "Riverside School is in Chorlton.", ("Riverside School", "school", "Chorlton"))
     assert ranked(db, "Where is Hugo's son's school?")[0] == "Chorlton"
-    subjects = lambda q: cmc._clause_subjects(cmc.words_of(q), cmc._after_possessive(q))  # noqa: E731
     assert subjects("Where was the band founded?") == {"band"}, "the phrase stops before the verb"
     assert subjects("Where is the capital of France?") == set(), "a place of X: which place, as 'What is …'"
     put(db, "Sam's train to Leeds leaves at 8:05.", ("Sam's", "train_to", "Leeds"), ("Sam's", "train_to_leeds_leaves_at", "8:05"))
