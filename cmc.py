@@ -14,6 +14,7 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 
 
 import functools
+import itertools
 import json
 import mmap
 import os
@@ -1155,7 +1156,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         r, o = _slots_swapped(text, r, o) or (r, o)
         s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-        o = _whole_date(text, o)
+        o = _changed_from(text, _rate_of(text, _whole_date(text, o)))
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1165,7 +1166,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
-        s = _nearer_conjunct(text, s, o)
+        s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
@@ -1198,6 +1199,46 @@ def _whole_date(text: str, value: str) -> str:
         if (m[1] or m[2]).casefold() in _MONTHS:
             return m[0]
     return value
+
+
+def _rate_of(text: str, value: str) -> str:
+    """A value read as the period of a rate ("a month", "per week": WordNet's time nouns) with the
+    number before it ("Ola's rent is 700 pounds a month.": 700 pounds a month), else as read."""
+    words = value.split()
+    if len(words) != 2 or words[0].casefold() not in {"a", "an", "per", "each", "every"} \
+            or LEXICON.first_noun_kind(words[1]) != "time":
+        return value
+    m = re.search(r"(?<!\S)(\S*\d\S*(?:\s+[a-z]+)?)\s+" + re.escape(value) + r"(?!\w)", text)
+    return f"{m[1]} {value}" if m else value
+
+
+def _changed_from(text: str, value: str) -> str:
+    """In a record that says a change, the value after "from" is the old one and the words after
+    "to" the new ("Sami switched from bass to drums." read with bass: drums; up to a function
+    word, a time or punctuation: "Ann moved from Leeds to York in May."), else the value as read."""
+    m = re.search(r"\bfrom\s+(?:(?:the|a|an|my|his|her|our|their|its)\s+)?" + re.escape(value)
+                  + r"\s+to\s+(?:(?:the|a|an)\s+)?((?:[\w'’&-]+ ?)+)", text)
+    if not m or not _says_change(words_of(text)):
+        return value
+    words = list(itertools.takewhile(lambda w: w.casefold() not in _EDGE_WORDS | _TIME_MODIFIERS, m[1].split()))
+    return " ".join(words) if words and " ".join(words) in text else value
+
+
+def _possessive_run_on(text: str, value: str) -> str:
+    """A possessive value after a preposition with the lowercase words the record goes on with,
+    up to a function word or punctuation, ending in a noun ("Zoe's" of "Biscuit now sleeps on
+    Zoe's bed.": Zoe's bed), else the value as read ("The red car is Zoe's now."; "so Li's boss
+    is now …" names Li's fact)."""
+    if not _possessive(value):
+        return value
+    m = re.search(r"\b(\w+)\s+(?:(?:the|a|an|my|his|her|our|their|your)\s+)?" + re.escape(value)
+                  + r"((?: [a-z][\w'’-]*){1,3})", text)
+    if not m or m[1].casefold() not in _PREPOSITIONS - {"as", "of"}:  # not "… by Tom as Marco's personal trainer"
+        return value
+    words = list(itertools.takewhile(lambda w: w not in _EDGE_WORDS | _TIME_MODIFIERS, m[2].split()))
+    while words and not any(LEXICON.noun_kinds(b) for b in LEXICON.bases(words[-1])):  # a noun ("parents")
+        words.pop()
+    return " ".join([value, *words])
 
 
 def _without_phrasal_verb(span: str) -> str:
@@ -1799,41 +1840,70 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                          "WHERE serial = ? AND status = 'pending'", (ex.status, ex.reason, how, ex.serial))
     if claimed.rowcount != 1:
         return False
-    text = _record_text(db, ex.serial)
+    record_text = _record_text(db, ex.serial)
     for t in ex.triples:
-        row = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
-               "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
-               "object": t.object, "object_key": entity_key(t.object)}
-        if row["subject_key"] in _THIRD_PERSON:  # "She moved to Braga." after "Beatriz lives in Porto."
-            row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
-        if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
-            row.update(_owned_known(db, row, text) or {})
-        replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)) \
-            if how == "model" else None
-        if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
-            row.update(replaced)
-        elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
-            row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
-            row["subject"], row["subject_key"] = _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-            row["subject"], row["subject_key"] = \
-                _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
-            row.update(_renewed(db, row, text) or {})
-            if len(ex.triples) == 1:
-                row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
-            row["relation"] = _kind_relation(db, row, ex.serial)
-            row["relation"] = _said_relation(db, row, text)
-            row["relation"] = _replaced_relation(db, row, text)
-            row["relation"] = _changed_relation(db, row, text)
-            if number := _number_value(db, row, text):
-                row["object"], row["object_key"] = number, entity_key(number)
-        further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
-        for r in (row, _kind_row(db, text, row), further):
-            if r is None:
-                continue
-            r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
-            add_entity(db, r["subject_key"], r["subject"])
-            resolve_assertion(db, r)
+        read = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
+                "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
+                "object": t.object, "object_key": entity_key(t.object)}
+        for row in _conjuncts(db, read):  # "Tom and Ana moved to Bristol.": Tom's and Ana's
+            # each name's fact is read as the record would say it of that name alone ("Sid moved
+            # to Ely." of "Sid and Uma moved to Ely.": Uma, Sid's wife, is no value it replaces)
+            text = record_text.replace(read["subject"], row["subject"], 1)
+            if row["subject_key"] in _THIRD_PERSON:  # "She moved to Braga." after "Beatriz lives in Porto."
+                row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
+            if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
+                row.update(_owned_known(db, row, text) or {})
+            replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)) \
+                if how == "model" else None
+            if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
+                row.update(replaced)
+            elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
+                row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
+                row["subject"], row["subject_key"] = \
+                    _named_subject(db, row, text) or (row["subject"], row["subject_key"])
+                row["subject"], row["subject_key"] = \
+                    _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
+                row.update(_renewed(db, row, text) or {})
+                if len(ex.triples) == 1:
+                    row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
+                row["relation"] = _kind_relation(db, row, ex.serial)
+                row["relation"] = _said_relation(db, row, text)
+                row["relation"] = _replaced_relation(db, row, text)
+                row["relation"] = _changed_relation(db, row, text)
+                if number := _number_value(db, row, text):
+                    row["object"], row["object_key"] = number, entity_key(number)
+            further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
+            for r in (row, _kind_row(db, text, row), further):
+                if r is None:
+                    continue
+                r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
+                add_entity(db, r["subject_key"], r["subject"])
+                resolve_assertion(db, r)
     return True
+
+
+_CONJUNCTION = re.compile(r"\s+(?:and|&)\s+")
+# a subject the memory has facts about, or a current value
+KNOWN_NAME = """
+SELECT EXISTS (SELECT 1 FROM entities WHERE key = :key) OR EXISTS (SELECT 1 FROM current_edges WHERE object_key = :key)
+"""
+
+
+def _conjuncts(db: sqlite3.Connection, row: dict) -> list[dict]:
+    """The rows of a fact whose subject joins names with "and" that the memory knows (as
+    subjects or values), one per name, when it has no facts about the whole: "Tom and Ana moved
+    to Bristol." after "Tom lives in Leeds." and "Tom's wife is Ana." is a fact of Tom's and one
+    of Ana's. A name that is another's value of the fact's relation is not one of them: "Chloe
+    and Ryan split up; she is now seeing Adam." after "Chloe's partner is Ryan." is Chloe's.
+    Otherwise the row."""
+    parts = _CONJUNCTION.split(row["subject"])
+    # every name one the memory knows ("United Kingdom of Great Britain and Ireland" is one name)
+    if len(parts) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0] or not all(
+            entity_key(p) and db.execute(KNOWN_NAME, {"key": entity_key(p)}).fetchone()[0] for p in parts):
+        return [row]
+    values = {entity_key(v) for p in parts for (v,) in db.execute(
+        CURRENT_VALUE, {"subject_key": entity_key(p), "relation": row["relation"]})}
+    return [{**row, "subject": p, "subject_key": entity_key(p)} for p in parts if entity_key(p) not in values] or [row]
 
 
 LATEST_SUBJECTS = """
@@ -1962,8 +2032,13 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     for owner in (row["subject_key"], row["object_key"]):
         found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
             CURRENT_OF_SUBJECT, {**row, "subject_key": owner}) if _mentions(text, said, f["object"], f["object_key"]))
+    # the fact's subject named by itself, not as the owner in the model's other name ("Max lives
+    # with Pablo's parents now." says nothing of Pablo's dog)
+    owned = row["object"].split() and _possessive(row["object"].split()[0])
+    beside = f" {' '.join(words_of(text.replace(row['object'], ' ')))} " if owned else said
     facts = [f for f in found.values()  # ("a new car": `new` is no name)
-             if (f" {f['subject_key']} " in said  # (or the holder the record is about and the role's words)
+             if (f" {f['subject_key']} " in (said if f["subject_key"] == row["object_key"] else beside)
+                 # (or the holder the record is about and the role's words)
                  or f["object_key"] == row["subject_key"] and _says_relation(said, f["relation"]))
              and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
@@ -2041,14 +2116,18 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
 
 def _restated(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The fact a record restates in so many words, whatever else the model read: a thing the
-    memory knows by common nouns, with one current fact, then "is" (and "now") and the model's
-    value ("The building was sold; our landlord is now Ms. Petrov." read as (The building, sold,
-    Ms. Petrov) after "Our landlord is Mr. Barros."). Only when the model's subject has no value
-    of its relation yet, and is not that thing. Returns the new row's subject and relation, or
-    None."""
+    memory knows by common nouns, with one current fact, then "is" (and "now", or a preposition)
+    and the model's value ("The building was sold; our landlord is now Ms. Petrov." read as (The
+    building, sold, Ms. Petrov) after "Our landlord is Mr. Barros."), or in a change "to" and the
+    value ("The client extended the project deadline to 28 March." read as (The client,
+    project_deadline, 28 March)). Only when the model's subject has no value of its relation yet,
+    and is not that thing. Returns the new row's subject and relation, or None."""
     if db.execute(CURRENT_VALUE, row).fetchone() is not None:
         return None
-    m = re.search(r"((?:[\w'’-]+\s+){0,3}[\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:(?:the|a|an)\s+)?"
+    # "is", "is now", "is with" ("my mobile contract is with Three now"); in a change, "to" ("The
+    # client extended the project deadline to 28 March.")
+    linking = r"(?:is|are)\s+(?:now\s+)?(?:(?:with|in|at|on)\s+)?" + (r"|to\s+" if _says_change(words_of(text)) else "")
+    m = re.search(r"((?:[\w'’-]+\s+){0,3}[\w'’-]+)\s+(?:" + linking + r")(?:(?:the|a|an)\s+)?"
                   + re.escape(row["object"]) + r"(?!\w)", text)
     words = m[1].split() if m else []
     for n in range(len(words), 0, -1):  # the longest the memory knows, a determiner aside
@@ -2323,7 +2402,7 @@ _CHANGE_WORDS = {"moved", "moves", "relocated", "switched", "changed", "replaced
                  "became", "becomes", "bought", "sold", "got", "adopted", "renamed", "joined", "left", "quit",
                  "retired", "hired", "promoted", "painted", "handed", "swapped", "traded", "succeeded",
                  "cancelled", "canceled", "dropped", "ditched", "closed", "nowadays", "upgraded",
-                 "downgraded", "increased", "decreased", "reduced", "lowered", "extended", "postponed",
+                 "downgraded", "increased", "decreased", "reduced", "lowered", "raised", "extended", "postponed",
                  "delayed", "pushed", "shifted", "bumped", "reset"}
 _TAKE = {"take", "takes", "took", "taken", "taking"}  # "took over", "took up"
 _GIVE = {"give", "gives", "gave", "given", "giving"}  # "gave up"

@@ -163,6 +163,41 @@ def test_a_day_read_without_its_month_is_the_whole_date():
         == "12"  # (inside another number)
 
 
+def test_a_value_read_as_a_rates_period_is_the_rate():
+    def read(text, triple):
+        return cmc.validate_extraction(7, text, facts_reply(triple)).triples[0].object
+    assert read("Ola's rent is 700 pounds a month.", ("Ola's", "rent", "a month")) == "700 pounds a month"
+    assert read("The gym costs £35 per month.", ("The gym", "costs", "per month")) == "£35 per month"
+    assert read("The cleaner comes once a week.", ("The cleaner", "comes", "a week")) == "a week"  # no number
+    assert read("The bus takes 40 minutes a trip.", ("The bus", "takes", "a trip")) == "a trip"  # no time
+    assert read("Ola moved out 2 weeks last month.", ("Ola", "moved_out", "last month")) == "last month"  # no rate
+
+
+def test_a_value_read_after_from_in_a_change_is_the_one_after_to():
+    def read(text, triple):
+        return cmc.validate_extraction(7, text, facts_reply(triple)).triples[0].object
+    assert read("Sami switched from bass to drums.", ("Sami", "plays", "bass")) == "drums"
+    assert read("Ann moved from Leeds to York in May.", ("Ann", "lives_in", "Leeds")) == "York"
+    assert read("Sami switched from bass to drums last year.", ("Sami", "plays", "bass")) == "drums"
+    assert read("Bo drives from Leeds to York.", ("Bo", "drives", "Leeds")) == "Leeds"  # no change said
+    assert read("Ann moved from Leeds.", ("Ann", "moved_from", "Leeds")) == "Leeds"
+
+
+def test_a_possessive_value_after_a_preposition_runs_on_to_its_noun():
+    def read(text, triple):
+        return cmc.validate_extraction(7, text, facts_reply(triple)).triples[0]
+    assert read("Biscuit now sleeps on Zoe's bed.", ("Biscuit", "sleeps_on", "Zoe's")).object == "Zoe's bed"
+    # read the other way round by the model: put in the record's order first
+    swapped = read("Biscuit now sleeps on Zoe's bed.", ("Zoe's", "cat", "Biscuit"))
+    assert (swapped.subject, swapped.object) == ("Biscuit", "Zoe's bed")
+    assert read("Ann moved into her brother's flat.", ("Ann", "moved", "brother's")).object == "brother's flat"
+    assert read("Max lives with Pablo's parents now.", ("Max", "parents", "Pablo's")).object == "Pablo's parents"
+    assert read("The red car is Zoe's now.", ("The red car", "owner", "Zoe's")).object == "Zoe's"
+    assert read("The car is at Zoe's since May.", ("The car", "at", "Zoe's")).object == "Zoe's"  # no noun
+    assert read("Biscuit sleeps at Zoe's in winter.", ("Biscuit", "sleeps_at", "Zoe's")).object == "Zoe's"
+    assert read("Jade was replaced by Tom as Marco's personal trainer.", ("Tom", "as", "Marco's")).object == "Marco's"
+
+
 def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
     # "My sister Nadia lives in Cairo.": a small model names the fact after "my sister"
     text = "My sister Nadia lives in Cairo."

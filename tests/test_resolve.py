@@ -139,6 +139,40 @@ def test_an_opening_he_she_or_they_is_the_name_the_record_before_has_a_fact_abou
     assert current(db)[("he", "rents_to")] == ("students", 6)
 
 
+def test_a_subject_joining_names_the_memory_knows_is_a_fact_of_each(db):
+    _model_put(db, "Tom lives in Leeds.", ("Tom", "lives_in", "Leeds"))
+    _model_put(db, "Ana lives in York.", ("Ana", "lives_in", "York"))
+    put(db, "Tom and Ana moved to Bristol together.", ("Tom and Ana", "lives_in", "Bristol"))  # a rule's too
+    assert current(db) == {("tom", "lives_in"): ("bristol", 3), ("ana", "lives_in"): ("bristol", 3)}
+    assert {r[0] for r in db.execute("SELECT subject FROM assertions WHERE serial = 3")} == {"Tom", "Ana"}
+    # a name that is another's value of the fact's relation is none of them: Ryan is the value
+    _model_put(db, "Chloe's partner is Ryan.", ("Chloe's", "partner", "Ryan"))
+    _model_put(db, "Ryan lives in Hull.", ("Ryan", "lives_in", "Hull"))
+    _model_put(db, "Chloe and Ryan split up; she is now seeing Adam.", ("Chloe and Ryan", "partner", "Adam"))
+    assert current(db)[("chloe", "partner")] == ("adam", 6) and ("ryan", "partner") not in current(db)
+    assert db.execute("SELECT count(*) FROM assertions WHERE serial = 6").fetchone()[0] == 1
+    # a name known only as a value is one of them, unless it is the value of the fact's relation
+    _model_put(db, "Sid's wife is Uma.", ("Sid's", "wife", "Uma"))
+    _model_put(db, "Sid and Uma moved to Ely.", ("Sid and Uma", "lives_in", "Ely"))
+    assert current(db)[("sid", "lives_in")] == current(db)[("uma", "lives_in")] == ("ely", 8)
+    _model_put(db, "Priya's flatmate is Joel.", ("Priya's", "flatmate", "Joel"))
+    _model_put(db, "Priya and Joel fell out; her flatmate is Sam now.", ("Priya and Joel", "flatmate", "Sam"))
+    assert current(db)[("priya", "flatmate")] == ("sam", 10) and ("joel", "flatmate") not in current(db)
+    assert db.execute("SELECT count(*) FROM assertions WHERE serial = 10").fetchone()[0] == 1
+    # a name the memory does not know makes the whole one name; so does a known whole
+    _model_put(db, "The capital of Ireland is Dublin.", ("Ireland", "capital", "Dublin"))
+    _model_put(db, "The capital of the United Kingdom of Great Britain and Ireland is London.",
+               ("United Kingdom of Great Britain and Ireland", "capital", "London"))
+    assert current(db)[("ireland", "capital")] == ("dublin", 11)
+    _model_put(db, "Mo and Li opened a bakery.", ("Mo and Li", "opened", "a bakery"))
+    _model_put(db, "Mo and Li sold the bakery.", ("Mo and Li", "opened", "nothing"))
+    assert current(db)[("mo and li", "opened")] == ("nothing", 14) and ("mo", "opened") not in current(db)
+    _model_put(db, "Mo lives in Derby.", ("Mo", "lives_in", "Derby"))
+    _model_put(db, "Li lives in Stoke.", ("Li", "lives_in", "Stoke"))
+    _model_put(db, "Mo and Li moved the bakery to Leek.", ("Mo and Li", "opened", "Leek"))
+    assert current(db)[("mo and li", "opened")] == ("leek", 17) and ("mo", "opened") not in current(db)
+
+
 def test_a_known_thing_said_to_be_the_models_value_is_the_facts_subject(db):
     _model_put(db, "Our landlord is Mr. Barros.", ("landlord", "landlord", "Mr. Barros"))
     _model_put(db, "The building was sold; our landlord is now Ms. Petrov.", ("The building", "sold", "Ms. Petrov"))
@@ -163,6 +197,18 @@ def test_a_known_thing_said_to_be_the_models_value_is_the_facts_subject(db):
     _model_put(db, "The flat is in Leeds.", ("flat", "location", "Leeds"))
     _model_put(db, "The flat is now a rental.", ("flat", "type", "rental"))
     assert current(db)[("flat", "location")] == ("leeds", 11) and current(db)[("flat", "type")] == ("rental", 12)
+    # "is" and a preposition ("is with"); in a change, "to"
+    _model_put(db, "My mobile contract is with Vodafone.", ("mobile contract", "contract", "Vodafone"))
+    _model_put(db, "I'm not with Vodafone anymore; my mobile contract is with Three now.",
+               ("I'm not with Vodafone", "contract", "Three"))
+    assert current(db)[("mobile contract", "contract")] == ("three", 14)
+    _model_put(db, "The project deadline is 14 March.", ("The project deadline", "deadline", "14 March"))
+    _model_put(db, "The client extended the project deadline to 28 March.",
+               ("The client", "project_deadline", "28 March"))
+    assert current(db)[("project deadline", "deadline")] == ("28 march", 16)
+    _model_put(db, "The garden gate is green.", ("The garden gate", "colour", "green"))  # no change: "to" says none
+    _model_put(db, "Tom sent the garden gate to Leeds.", ("Tom", "sent", "Leeds"))
+    assert current(db)[("garden gate", "colour")] == ("green", 17) and current(db)[("tom", "sent")] == ("leeds", 18)
 
 
 def test_a_possessive_read_with_new_is_the_owner(db):
@@ -440,6 +486,13 @@ def test_a_change_that_names_a_facts_current_value_gives_that_fact_the_records_o
     assert {k: v[0] for k, v in current(db).items() if k[0] in ("mia", "jo")} == \
         {("mia", "bike"): "brompton", ("mia", "lent"): "brompton", ("mia", "traded"): "brompton",
          ("jo", "sold"): "brompton"}
+    # the fact's subject named only as the owner in the model's other name is not named
+    _model_put(db, "Pablo's dog is a beagle called Max.", ("Pablo's", "dog", "Max"))
+    _model_put(db, "Max lives with Pablo's parents now.", ("Max", "lives_with", "Pablo's parents"))
+    assert current(db)[("pablo", "dog")] == ("max", 27) and current(db)[("max", "lives_with")] == ("pablo parents", 28)
+    _model_put(db, "My gym membership is with PureGym.", ("gym", "membership", "PureGym"))  # a name that says it
+    _model_put(db, "I cancelled PureGym and joined The Gym Group.", ("PureGym", "membership", "The Gym Group"))
+    assert current(db)[("gym", "membership")] == ("gym group", 30)
 
 
 def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_records_other_name(db):
