@@ -1853,8 +1853,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
             if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
                 row.update(_owned_known(db, row, text) or {})
-            replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)) \
-                if how == "model" else None
+            replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)
+                        or _owned_value(db, row, text)) if how == "model" else None
             if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
                 row.update(replaced)
             elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
@@ -2206,8 +2206,8 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
     """The one name a record says besides a fact's subject and value, and not inside either
     ("a Pixel" in "Oliver replaced his iPhone with a Pixel."): a proper name for a proper name
     (WordNet's kinds are a common noun's: it files "Karen" under communication), else of the
-    value's kind when WordNet knows it ("a viola" for "her cello"), else a proper name; not a
-    time; None unless exactly one."""
+    value's kind when WordNet knows it ("a viola" for "her cello"), else a proper name WordNet
+    does not know ("Pilates" for "spin"); not a time; None unless exactly one."""
     kind = "" if _proper(fact["object"]) else LEXICON.first_noun_kind(fact["object"])
     found = {}
     for span, start, _ in record_spans(text):
@@ -2220,8 +2220,10 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
         if not words or _CHANGE_WORDS & set(words) or is_time(name) or (_PREPOSITIONS - {"of"}) & set(words) \
                 or any(f" {t} " in key or key in f" {t} " for t in taken):  # "Dr. Mori" is not "Dr. Ito"
             continue  # nor is "meets at the library" a name
-        # (a person's name for a role: WordNet knows few names)
-        if kind and kind in LEXICON.noun_kinds(name) or (not kind or kind == "person") and start > 0 and _proper(name):
+        # (a person's name for a role: WordNet knows few names; nor a proper name WordNet does
+        # not know for a common noun: "Pilates" for "spin")
+        unknown = kind == "person" or not LEXICON.noun_kinds(name)
+        if kind and kind in LEXICON.noun_kinds(name) or (not kind or unknown) and start > 0 and _proper(name):
             found.setdefault(entity_key(name), name)
     keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
     return found[keys[0]] if len(keys) == 1 else None
@@ -2264,6 +2266,22 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     named = [k for k in runs if not taken & set(k.split())
              and db.execute(CURRENT_VALUE, {"subject_key": k, "relation": row["relation"]}).fetchone()]
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
+
+
+def _owned_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The owner as the row's subject when a change record's subject is a possessive and words of
+    the owner's current value of the fact's relation ("Eva's Fiat was written off, so she bought
+    a Mini." read as (Eva's Fiat, car, Mini) after "Eva's car is a Fiat 500."): the new value is
+    the owner's, a proper name for a proper name. None otherwise."""
+    words = row["subject"].split()
+    if len(words) < 2 or not _possessive(words[0]) or not _says_change(words_of(text)):
+        return None
+    owner = entity_key(words[0])
+    current = db.execute(CURRENT_VALUE, {"subject_key": owner, "relation": row["relation"]}).fetchone()
+    said = set(words_of(" ".join(words[1:])))
+    if current is None or not said <= set(words_of(current[0])) or _proper(current[0]) != _proper(row["object"]):
+        return None
+    return {"subject": words[0], "subject_key": owner}
 
 
 def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
