@@ -1217,7 +1217,7 @@ def _changed_from(text: str, value: str) -> str:
     "to" the new ("Sami switched from bass to drums." read with bass: drums; up to a function
     word, a time or punctuation: "Ann moved from Leeds to York in May."), else the value as read."""
     m = re.search(r"\bfrom\s+(?:(?:the|a|an|my|his|her|our|their|its)\s+)?" + re.escape(value)
-                  + r"\s+to\s+(?:(?:the|a|an)\s+)?((?:[\w'’&-]+ ?)+)", text)
+                  + r"\s+to\s+(?:(?:the|a|an)\s+)?([\w'’&-]+(?: [\w'’&-]+)*)", text)
     if not m or not _says_change(words_of(text)):
         return value
     words = list(itertools.takewhile(lambda w: w.casefold() not in _EDGE_WORDS | _TIME_MODIFIERS, m[1].split()))
