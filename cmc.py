@@ -1220,7 +1220,7 @@ def _changed_from(text: str, value: str) -> str:
                   + r"\s+to\s+(?:(?:the|a|an)\s+)?([\w'’&-]+(?: [\w'’&-]+)*)", text)
     if not m or not _says_change(words_of(text)):
         return value
-    words = list(itertools.takewhile(lambda w: w.casefold() not in _EDGE_WORDS | _TIME_MODIFIERS, m[1].split()))
+    words = list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, m[1].split()))
     return " ".join(words) if words and " ".join(words) in text else value
 
 
@@ -1235,7 +1235,7 @@ def _possessive_run_on(text: str, value: str) -> str:
                   + r"((?: [a-z][\w'’-]*){1,3})", text)
     if not m or m[1].casefold() not in _PREPOSITIONS - {"as", "of"}:  # not "… by Tom as Marco's personal trainer"
         return value
-    words = list(itertools.takewhile(lambda w: w not in _EDGE_WORDS | _TIME_MODIFIERS, m[2].split()))
+    words = list(itertools.takewhile(lambda w: w not in _VALUE_ENDS, m[2].split()))
     while words and not any(LEXICON.noun_kinds(b) for b in LEXICON.bases(words[-1])):  # a noun ("parents")
         words.pop()
     return " ".join([value, *words])
@@ -1757,6 +1757,8 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
 # A time phrase a record may open with: a preposition, a modifier, then words for a time
 _TIME_LEAD = {"from", "starting", "beginning", "since", "after", "until", "till", "by", "in", "on", "effective"}
 _TIME_MODIFIERS = {"next", "this", "last", "coming", "every", "each", "early", "late", "mid"}
+# where a value's words end: a function word or a time ("to York *in* May", "to drums *last* year")
+_VALUE_ENDS = _EDGE_WORDS | _TIME_MODIFIERS
 _TIME_FIRST = _TIME_LEAD | _TIME_MODIFIERS | {"as"}  # ("As of today, …"); a day, a month: see fact_text
 
 
@@ -1897,13 +1899,14 @@ def _conjuncts(db: sqlite3.Connection, row: dict) -> list[dict]:
     and Ryan split up; she is now seeing Adam." after "Chloe's partner is Ryan." is Chloe's.
     Otherwise the row."""
     parts = _CONJUNCTION.split(row["subject"])
+    keys = [entity_key(p) for p in parts]
     # every name one the memory knows ("United Kingdom of Great Britain and Ireland" is one name)
     if len(parts) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0] or not all(
-            entity_key(p) and db.execute(KNOWN_NAME, {"key": entity_key(p)}).fetchone()[0] for p in parts):
+            k and db.execute(KNOWN_NAME, {"key": k}).fetchone()[0] for k in keys):
         return [row]
-    values = {entity_key(v) for p in parts for (v,) in db.execute(
-        CURRENT_VALUE, {"subject_key": entity_key(p), "relation": row["relation"]})}
-    return [{**row, "subject": p, "subject_key": entity_key(p)} for p in parts if entity_key(p) not in values] or [row]
+    values = {entity_key(v) for k in keys for (v,) in db.execute(
+        CURRENT_VALUE, {"subject_key": k, "relation": row["relation"]})}
+    return [{**row, "subject": p, "subject_key": k} for p, k in zip(parts, keys) if k not in values] or [row]
 
 
 LATEST_SUBJECTS = """
