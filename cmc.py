@@ -646,8 +646,9 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     """A span that could name a thing: no function word at its edges, no verb of being inside,
     and not a capitalised name run on into lowercase words ("John Keats died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
-    words = words_of(span)
     tokens = span.split()
+    words = [w.upper() if any(_names_not_modal(t) and _POSSESSIVE.sub("", _bare(t)).casefold() == w for t in tokens) else w
+             for w in words_of(span)]  # ("Karl May": a name, not the verb)
     if re.search(r"\w-\w", tokens[-1]) and len(words) >= 2:  # "Moon Jae-in" ends in a name, not "in"
         words = words[:-1] + ["".join(words_of(tokens[-1]))]
     if re.search(r"\w-\w", tokens[0]) and len(words) >= 2:  # "Jean-de ..." likewise
@@ -656,6 +657,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
         words = words[:-1]  # "10 am" is a time, not the verb "am"
     elif len(words) >= 2 and words[-1] in _SENTENCE_ADVERBS:
         return False  # "the city flat instead": the adverb belongs to the sentence
+    if len(words) >= 2 and _bare(tokens[-1]) in ("one", "ones") or _bare(tokens[-1]) in _NEEDS_NOUN:
+        return False  # "the next one" stands for a noun said before, "the next" wants one
     titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
     if not (words and (titled or words[0] not in _EDGE_WORDS or _acronym(span.split()[0]))  # "AS Roma", "US Open"
             and span.split()[-1] != "a"  # "Ren works as a"
@@ -671,6 +674,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     owner = max((j for j, w in enumerate(raw) if _possessive(w)), default=-1)
     if owner >= 0 and all(w[0].islower() for w in raw[owner + 1:]) and not any(w[0].islower() for w in raw[:owner]):
         return True  # "Clara's house": a name, then what it owns
+    if raw and raw[0].casefold() in _DAY_WORDS and all(w.casefold() in _DAY_WORDS for w in raw if w[0].isupper()):
+        return True  # "Sunday lunch": a weekday names the thing that falls on it
     return not (named and plain)
 
 
@@ -683,6 +688,12 @@ def _acronym(token: str) -> bool:
     return len(token) >= 2 and token.isupper()  # "IF" of "Alta IF" is a name, not the word "if"
 
 
+def _letter_name(raw: Sequence[str], k: int) -> bool:
+    """Whether token k is a capital letter that ends the name before it ("Building A", "Plan B";
+    not the article of "… Ana. A week later")."""
+    return len(_bare(raw[k])) == 1 and k > 0 and (k + 1 == len(raw) or not raw[k + 1][:1].islower())
+
+
 def _possessive(token: str) -> bool:
     return bool(re.search(r"[\w.]['’]s?$", token))  # "Ana's", "Apple Inc.'s"
 
@@ -691,10 +702,27 @@ _RELATIVE = {"where", "which", "who", "whom", "whose", "that", "when"}
 
 
 def _token_shape(raw: Sequence[str]) -> tuple[list[str], list[bool]]:
-    """Per whitespace token of a record: its word (lowercase, without surrounding punctuation)
-    and whether it is joined to the next one (no punctuation closes it)."""
-    return ([t.casefold().strip(".,;:!?\"'()[]{}“”‘’") for t in raw],
+    """Per whitespace token of a record: its word (lowercase, without surrounding punctuation;
+    a modal that names something keeps its capital, so no function-word list holds it) and
+    whether it is joined to the next one (no punctuation closes it)."""
+    asked = bool(raw) and raw[-1].endswith("?")
+    return ([_bare(t) if _names_not_modal(t, asked) else _bare(t).casefold() for t in raw],
             [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw])
+
+
+# Modal verbs that are also names and a month ("Theresa May", "due in May", "Will Smith"):
+# capitalised in a statement, they are the name.
+_NAMING_MODALS = {"May", "Will", "Can"}
+
+
+def _bare(token: str) -> str:
+    return token.strip(".,;:!?\"'()[]{}“”‘’")
+
+
+def _names_not_modal(token: str, asked: bool = False) -> bool:
+    """Whether a capitalised token is a name that is also a modal verb; not in a question ("Will
+    you…?")."""
+    return not asked and _POSSESSIVE.sub("", _bare(token)) in _NAMING_MODALS  # ("Aunt May's")
 
 
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
@@ -747,7 +775,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     for k in range(1, len(raw)):
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
                      and (words[k - 1] not in function or _acronym(raw[k - 1]))
-                     and (words[k] not in function or _acronym(raw[k])))
+                     and (words[k] not in function or _acronym(raw[k]) or _letter_name(raw, k)))
     for k in range(1, len(raw) - 1):  # "Ferdinand von Richthofen", "Edwin van der Sar": one name
         for j in range(k, _particle_run(raw, k)):
             linked[j] = linked[j + 1] = True
@@ -793,6 +821,9 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 break
             if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
                 break
+            # nor across an adverb that stands before a verb: "The children now see Dr. Patel"
+            if j > i and words[j] in _CLAUSE_ADVERBS and raw[j][0].islower():
+                break
             # nor runs across a lowercase relative word: "the country where rugby union was
             # created" holds "country" and "rugby union", never "country where rugby union"
             if j > i and words[j] in _RELATIVE and raw[j][0].islower():
@@ -804,9 +835,10 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                                  and words[j + 1] not in function | _SENTENCE_ADVERBS):
                 continue
             # nor is it a subject and its verb: the record's first words run on into a lowercase
-            # word that a preposition or article follows are "Ana works (at)", "The appointment
-            # moved (to)", not a name like "Tunisia national football team (is)"
-            if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES \
+            # word that a preposition, article or particle follows are "Ana works (at)", "The
+            # appointment moved (to)", "The bins go (out)", not a name like "Tunisia national
+            # football team (is)"
+            if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES | _PARTICLES \
                     and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
                 continue
             for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
@@ -822,6 +854,9 @@ _PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finall
                      "usually", "later", "soon", "since", "again"}
 
 
+_NEEDS_NOUN = {"next", "last", "coming", "every", "each"}  # in lowercase: "the next (one)"
+# ... of them, those no name holds in lowercase ("The bins now go", not "Sunday Times later edition")
+_CLAUSE_ADVERBS = _PRE_VERB_ADVERBS - {"then", "later", "soon", "since", "again"}
 _PERSONAL_PRONOUNS = {"i", "we", "you", "he", "she", "they"}
 _THIRD_PERSON = {"he", "she", "they"}
 # adverbs that go with a verb to make a phrasal verb ("went up to", "moved back to")
@@ -840,14 +875,15 @@ def _opening_verb(raw: list[str], words: list[str], joined: list[bool]) -> int |
         return 1  # "We changed our dentist to …": "changed" is what we did
     if words[0] in _DETERMINERS and len(raw) > 3 and raw[1][:1].islower():
         # "The dog walker comes on Fridays.", "The rent went up to …": the first lowercase word
-        # after the noun with a verb's inflection, which a preposition, article or particle
-        # goes on from (not "The office plants need water": a plural noun)
+        # after the noun with a verb's inflection, which a preposition, article, particle or
+        # amount goes on from (not "The office plants need water": a plural noun)
         for k in range(2, len(raw) - 1):
             if joined[k - 1] and words[k] in _PRE_VERB_ADVERBS:  # "The shop now opens at 8am."
                 continue
             if not joined[k - 1] or not raw[k][:1].islower() or words[k] in function:
                 return None
-            if _verb_form(raw[k]) and joined[k] and words[k + 1] in _PREPOSITIONS | _DETERMINERS | _PARTICLES:
+            if _verb_form(raw[k]) and joined[k] and (words[k + 1] in _PREPOSITIONS | _DETERMINERS | _PARTICLES
+                                                     or re.match(r"[£$€]?\d", raw[k + 1])):  # "costs 12 pounds"
                 return k
         return None
     k = 1 if len(raw) > 1 and words[0] in _ARTICLES and _capitalised(raw[1]) else 0
@@ -1156,7 +1192,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         r, o = _slots_swapped(text, r, o) or (r, o)
         s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-        o = _changed_from(text, _rate_of(text, _whole_date(text, o)))
+        o = _changed_from(text, _rate_of(text, _day_and_time(text, _whole_date(text, o))))
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1197,6 +1233,17 @@ def _whole_date(text: str, value: str) -> str:
     day = r"(?<![\w:.])" + re.escape(value) + r"(?![\w:])"
     for m in re.finditer(rf"{day}(?:\s+of)?\s+([A-Z][a-z]+)|([A-Z][a-z]+)\.?\s+{day}", text):
         if (m[1] or m[2]).casefold() in _MONTHS:
+            return m[0]
+    return value
+
+
+def _day_and_time(text: str, value: str) -> str:
+    """A weekday and the clock time the record gives it, when the value is one of the two
+    ("11am" or "Thursdays" of "The test moved to Thursdays at 11am.": Thursdays at 11am), else
+    the value as read."""
+    for m in re.finditer(r"(?<![\w-])([A-Z][a-z]+?)s?\s+at\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)"
+                         r"|\d{1,2}[:.]\d{2})(?![\w:])", text):
+        if m[1].casefold() in _DAY_WORDS and value in (m[0], m[0].rsplit(" at ", 1)[0], m[2]):
             return m[0]
     return value
 
@@ -1786,12 +1833,11 @@ def fact_text(text: str) -> str:
                                   or LEXICON.first_noun_kind(words[j]) == "time"  # "week", "spring"
                                   or words[j].isdigit() and (j > i or led and len(words[j]) == 4)):
         j += 1  # ("June 1", "In 2019")
-    if j == i:
-        return text
-    comma = tokens[j - 1].group().endswith(",")
-    if not (comma or words[j] in _DETERMINERS or (led and _capitalised(tokens[j].group()))):
-        return text
-    return text[tokens[j].start():]
+    for end in range(j, i, -1):  # the longest time run the fact opens after ("This year Sunday
+        comma = tokens[end - 1].group().endswith(",")  # lunch is at …": the fact is Sunday lunch's)
+        if comma or words[end] in _DETERMINERS or (led and _capitalised(tokens[end].group())):
+            return text[tokens[end].start():]
+    return text
 
 
 def _cached_or_ruled(db: sqlite3.Connection, rules: RuleBook, row) -> tuple[Extraction, str] | None:
@@ -1856,7 +1902,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
                 row.update(_owned_known(db, row, text) or {})
             replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)
-                        or _owned_value(db, row, text)) if how == "model" else None
+                        or _owned_value(db, row, text) or _value_of_relation_named(db, row, text)) \
+                if how == "model" else None
             if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
                 row.update(replaced)
             elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
@@ -2006,6 +2053,12 @@ JOIN assertions AS a ON a.id = e.assertion_id
 WHERE e.subject_key = :subject_key AND e.serial < :serial
 """
 
+CURRENT_OF_RELATION = """
+SELECT a.subject, a.subject_key, a.relation, a.object, a.object_key FROM current_edges AS e
+JOIN assertions AS a ON a.id = e.assertion_id
+WHERE e.subject_key = :subject_key AND e.relation = :relation AND e.serial < :serial
+"""
+
 
 def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """A record that says a change and names the current value of a fact together with that
@@ -2035,6 +2088,13 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     for owner in (row["subject_key"], row["object_key"]):
         found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
             CURRENT_OF_SUBJECT, {**row, "subject_key": owner}) if _mentions(text, said, f["object"], f["object_key"]))
+    # ... and the fact of the model's relation whose subject the record names outside the model's
+    # names ("The children now see Dr. Patel at the same practice." read as (Dr. Patel, doctor,
+    # the same practice); not "Tom's" of "Tom's bike was stolen, so he bought a Trek.")
+    for key in dict.fromkeys(entity_key(span) for span, _, _ in record_spans(text)):
+        if key and not any(f" {key} " in f" {name} " for name in (row["subject_key"], row["object_key"])):
+            found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
+                CURRENT_OF_RELATION, {**row, "subject_key": key}))
     # the fact's subject named by itself, not as the owner in the model's other name ("Max lives
     # with Pablo's parents now." says nothing of Pablo's dog)
     owned = row["object"].split() and _possessive(row["object"].split()[0])
@@ -2051,6 +2111,8 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     taken = {fact["subject_key"], fact["object_key"]}
     others = [name for name in (row["subject"], row["object"])  # ("the Civic" is "Honda Civic")
               if not any(f" {entity_key(name)} " in f" {t} " for t in taken)]
+    if len(others) > 1 and _proper(fact["object"]):  # a proper name for a proper name ("Dr. Patel"
+        others = [name for name in others if _proper(name)]  # for "Dr. Roy", not "the same practice")
     if len(others) > 1:
         return None
     value = others[0] if others else _other_name(text, fact, taken)
@@ -2146,6 +2208,21 @@ def _restated(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
         if fact is not None:
             return {"subject": " ".join(tail), "subject_key": key, "relation": fact["relation"]}
     return None
+
+
+def _value_of_relation_named(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The subject's fact whose relation the model's value names, when the record goes on from it
+    with a preposition and another value: "Tom moved to a flat on the fifth floor." read as (Tom,
+    moved_to, flat) after "Tom's flat is on the second floor." says Tom's flat is on the fifth
+    floor now. Returns the row's new relation and object, or None."""
+    relation = relation_key(" ".join(w for w in words_of(row["object"]) if w not in _DETERMINERS))
+    current = db.execute(CURRENT_VALUE, {**row, "relation": relation}).fetchone() if relation else None
+    m = current and re.search(r"(?<!\w)" + re.escape(row["object"]) + r"\s+(?:in|on|at|with|near|by)\s+"
+                              r"(?:(?:the|a|an)\s+)?([\w'’&-]+(?: [\w'’&-]+)*)", text)
+    words = list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, m[1].split())) if m else []
+    if not words:
+        return None
+    return {"relation": relation, "object": " ".join(words), "object_key": entity_key(" ".join(words))}
 
 
 def _only_fact(db: sqlite3.Connection, subject_key: str) -> sqlite3.Row | None:

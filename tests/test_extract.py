@@ -461,6 +461,9 @@ def test_a_subject_that_would_leave_no_object_is_never_offered():
     ("June Carter lives in Nashville.", "June Carter lives in Nashville."),
     ("Monday is my day off.", "Monday is my day off."),
     ("In Germany, the official language is German.", "In Germany, the official language is German."),
+    # the longest time run the fact opens after: a weekday may start the fact's subject
+    ("This year Sunday lunch is at Aunt May's instead.", "Sunday lunch is at Aunt May's instead."),
+    ("On Monday evening classes start at 6.", "On Monday evening classes start at 6."),
 ])
 def test_a_fact_is_read_without_the_time_phrase_its_record_opens_with(text, read):
     assert cmc.fact_text(text) == read
@@ -552,6 +555,8 @@ def test_no_span_opens_at_or_runs_into_the_verb_after_a_lowercase_noun():
     assert "The rent" in rent and "1,020 euros a month" in rent
     assert not [s for s in rent if "rent went" in s]
     assert "opens" not in spans("The shop now opens at 8am.")
+    yoga = spans("The yoga class costs 12 pounds.")  # an amount goes on from the verb too
+    assert "The yoga class" in yoga and "12 pounds" in yoga and not [s for s in yoga if "costs" in s]
     # a plural noun, a content word going on from it, is no verb
     assert "The office plants" in spans("The office plants need water.")
 
@@ -569,3 +574,51 @@ def test_an_initialism_that_spells_a_function_word_is_a_name():
     printer = [s for s, _, _ in cmc.record_spans("IT reset the printer password to 9902.")]
     assert "the printer password" in printer and not [s for s in printer if "reset" in s]
     assert "US Open" in [s for s, _, _ in cmc.record_spans("US Open is associated with the sport of tennis.")]
+
+
+def test_a_capitalised_modal_in_a_statement_is_a_name():
+    spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
+    assert "May" in spans("The car's MOT is due in May.")
+    assert "Theresa May" in spans("Theresa May worked in the city of London.")
+    assert "Will Smith" in spans("Will Smith is married to Jada Pinkett Smith.")
+    assert "Aunt May's" in spans("Sunday lunch is at Aunt May's instead.")
+    assert "Love Will Keep Us Together" in spans("Love Will Keep Us Together was written in the language of English.")
+    assert "may" not in spans("Tom said the shop may close in June.")  # in lowercase the verb
+    assert not cmc._token_shape(["Will", "you", "come?"])[0][0] == "Will"  # a question: the verb
+
+
+def test_no_span_runs_across_an_adverb_or_into_a_verbs_particle():
+    spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
+    bins = spans("The bins go out on Tuesday night.")
+    assert "The bins" in bins and not [s for s in bins if "go" in s.split()]
+    later = spans("The bins now go out on Sunday night.")
+    assert "The bins" in later and not [s for s in later if "now" in s.split()]
+    children = spans("The children now see Dr. Patel at the same practice.")
+    assert "The children" in children and "Dr. Patel" in children and not [s for s in children if "now" in s.split()]
+    assert "Felix" in spans("Felix now plays the violin.")
+
+
+def test_a_weekday_names_the_thing_it_falls_on_and_a_bare_modifier_names_nothing():
+    spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
+    assert "Sunday lunch" in spans("Our Sunday lunch is at Grandma's.")
+    assert not cmc._entity_like("Sunday drinks with Tom")  # a weekday and another name
+    mot = spans("The car's MOT was done early; the next one is due in April.")
+    assert "April" in mot and not {"the next one", "next one", "the next", "next"} & set(mot)
+    assert "Next" in spans("Tom works at Next.")  # a capitalised name
+
+
+def test_a_weekday_and_its_clock_time_are_one_value():
+    def read(text, triple):
+        return cmc.validate_extraction(7, text, facts_reply(triple)).triples[0].object
+    assert read("The fire alarm test moved to Thursdays at 11am.", ("The fire alarm test", "test", "11am")) \
+        == "Thursdays at 11am"
+    assert read("Yoga is on Monday at 18:30.", ("Yoga", "on", "Monday")) == "Monday at 18:30"
+    assert read("Tom met Ana at 10am.", ("Tom", "met_at", "10am")) == "10am"  # no weekday
+    assert read("Tom met Ana at Rome at 10am.", ("Tom", "met", "Ana")) == "Ana"
+
+
+def test_a_capital_letter_ending_a_name_is_part_of_it():
+    spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
+    building = spans("Room 12 is in Building A.")
+    assert "Building A" in building and "A" not in building
+    assert "A" in spans("Tom met Ana. A week later they married.")  # an article after a full stop

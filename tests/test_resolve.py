@@ -700,3 +700,25 @@ def test_a_role_changes_holder_not_value(db):
     _model_put(db, "Oliver's phone is an iPhone.", ("Oliver's", "phone", "iPhone"))
     _model_put(db, "Oliver replaced his iPhone with a Pixel.", ("Oliver", "replaced_with", "iPhone"))
     assert current(db)[("oliver", "phone")] == ("pixel", 6)
+
+
+def test_a_change_naming_a_facts_subject_gives_it_the_models_proper_name(db):
+    # read with the new value as subject: the fact of the model's relation whose subject the
+    # record names outside the model's names takes it
+    _model_put(db, "The children's dentist is Dr. Roy.", ("children's", "doctor", "Dr. Roy"))
+    _model_put(db, "The children now see Dr. Patel at the same practice.", ("Dr. Patel", "doctor", "the same practice"))
+    assert current(db) == {("children", "doctor"): ("dr patel", 2)}
+    # not a subject named only inside the model's own name ("Tom's bike" is no car)
+    _model_put(db, "Tom's car is a Honda.", ("Tom's", "car", "Honda"))
+    _model_put(db, "Tom's bike was stolen, so he bought a Trek.", ("Tom's bike", "car", "Trek"))
+    assert current(db)[("tom", "car")] == ("honda", 3)
+
+
+def test_a_value_naming_a_relation_of_its_subject_is_that_facts_new_value(db):
+    _model_put(db, "Tom's flat is on the second floor.", ("Tom's", "flat", "second floor"))
+    _model_put(db, "Tom moved to a flat on the fifth floor.", ("Tom", "moved_to", "flat"))
+    assert current(db) == {("tom", "flat"): ("fifth floor", 2)}
+    # no such fact, or no value after it: the reading stands
+    _model_put(db, "Ana moved to a flat on the fifth floor.", ("Ana", "moved_to", "flat"))
+    _model_put(db, "Tom sold the flat.", ("Tom", "sold", "flat"))
+    assert current(db)[("ana", "moved_to")] == ("flat", 3) and current(db)[("tom", "sold")] == ("flat", 4)
