@@ -689,9 +689,11 @@ def _acronym(token: str) -> bool:
 
 
 def _letter_name(raw: Sequence[str], k: int) -> bool:
-    """Whether token k is a capital letter that ends the name before it ("Building A", "Plan B";
-    not the article of "… Ana. A week later")."""
-    return len(_bare(raw[k])) == 1 and k > 0 and (k + 1 == len(raw) or not raw[k + 1][:1].islower())
+    """Whether token k is a capital letter that labels one of the kind of thing the word before
+    names ("Building A", "Plan B": a WordNet noun), and ends the name (not the article of "…
+    Ana. A week later")."""
+    return len(_bare(raw[k])) == 1 and k > 0 and bool(LEXICON.noun_kinds(_bare(raw[k - 1]).casefold())) \
+        and (k + 1 == len(raw) or not raw[k + 1][:1].islower())
 
 
 def _possessive(token: str) -> bool:
@@ -993,13 +995,28 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
     return "_".join(kept) if kept and len(kept) < len(words) else relation
 
 
+# words that leave a record's fact for another record to explain: a pronoun or pro-form
+_REFERRING = {"he", "she", "it", "they", "him", "her", "them", "his", "its", "their", "there", "this", "that",
+              "these", "those", "one", "ones"}
+
+
+def _wants_resolving(text: str) -> bool:
+    """Whether a record may be what the extraction prompt calls unresolved: negated or hedged,
+    a question, or referring to a thing another record names ("She might have moved there.").
+    A record with none of these states its fact, whatever a small model says of it."""
+    return bool(_DOUBT_HINT.search(text.lower()) or "?" in text or _REFERRING & set(words_of(text)))
+
+
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "") -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
-    fits EXTRACT_SCHEMA: the model chooses the status, chooses every subject and object among
+    fits EXTRACT_SCHEMA: the model chooses the status (never unresolved for a record that
+    nothing makes so: `_wants_resolving`), chooses every subject and object among
     the record's literal spans (an object never overlaps its subject: a small model otherwise
     copies the subject), and names each relation in its own words."""
     reply = ' {"status": "'
     statuses = STATUSES if spans else STATUSES[1:]
+    if spans and text and not _wants_resolving(text):  # "The spare key is under the plant pot."
+        statuses = tuple(s for s in statuses if s != "unresolved")
     status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
     if status != "facts":
         return reply + status + '", "triples": []}'
@@ -2737,10 +2754,14 @@ def _says_change(words: Sequence[str]) -> bool:
     """Whether a record's words say a change: then a copied name may be the fact it changes.
     "took over" says one, as "took" alone does not ("took the Fiat to the garage"), and so do
     "took up" / "gave up", "these days", as "now" does ("Nora prefers Daily Grind these days."),
-    and "up to" / "down to" ("The rent went up to …")."""
+    and "up to" / "down to" ("The rent went up to …"), and an amount's rise or fall "to" or "by"
+    ("The price rose to 35 pounds."; "Rose" alone is a name)."""
     return bool(_CHANGE_WORDS & set(words) or _went_up_to(words)) or any(
         a in _TAKE and b == "over" or (a, b) == ("these", "days") or (a in _TAKE | _GIVE and b == "up")
-        for a, b in zip(words, words[1:]))
+        or a in _RISING and b in ("to", "by") for a, b in zip(words, words[1:]))
+
+
+_RISING = {"rose", "risen", "rises", "rising", "fell", "fallen", "falls", "falling", "climbed", "jumped"}
 
 
 def _went_up_to(words: Sequence[str]) -> set[str]:

@@ -622,3 +622,25 @@ def test_a_capital_letter_ending_a_name_is_part_of_it():
     building = spans("Room 12 is in Building A.")
     assert "Building A" in building and "A" not in building
     assert "A" in spans("Tom met Ana. A week later they married.")  # an article after a full stop
+    assert "Building" not in spans("Ada works in Building A.")
+    assert "A" in spans("Ada met Zorb A.")  # no noun WordNet knows before it: no label
+
+
+class DoubtfulModel:
+    """Marks every record unresolved when it may; else takes the first option offered."""
+
+    def choose(self, prompt, options, *, reply="", prefer_longer=0.0):
+        return next((i for i, o in enumerate(options) if o.startswith("unresolved")), 0)
+
+    def complete(self, prompt, *, reply="", max_tokens=64, stop=("\n",)):
+        return cmc.Completion("under", prompt_tokens=1, completion_tokens=1)
+
+
+def test_only_a_record_something_leaves_open_may_be_unresolved():
+    def status(text):
+        return json.loads(cmc.decode_extraction(DoubtfulModel(), "prompt", cmc.record_spans(text), text))["status"]
+    assert status("The spare key is under the plant pot.") == "facts"
+    # negated, hedged, asked, or referring to what another record names
+    for text in ("Tom is not in Leeds.", "Tom isn't in Leeds.", "Tom might be in Leeds.", "Is Tom in Leeds?",
+                 "She moved to Braga.", "It is under the plant pot.", "No, Tom is in Leeds."):
+        assert status(text) == "unresolved", text

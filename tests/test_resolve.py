@@ -683,9 +683,13 @@ def test_an_upgrade_and_an_amount_going_up_are_changes(db):
     _model_put(db, "The fee was reduced to $30.", ("The fee", "reduced_to", "$30"))
     assert current(db)[("rent", "rent")] == ("1 020", 4) and ("rent", "went_up_to") not in current(db)
     assert current(db)[("fee", "fee")] == ("30", 6)
+    _model_put(db, "The cartridge costs 30 pounds.", ("The cartridge", "cost", "30 pounds"))
+    _model_put(db, "The cartridge price rose to 35 pounds.", ("The cartridge", "price", "35 pounds"))
+    assert current(db)[("cartridge", "cost")] == ("35 pounds", 8) and ("cartridge", "price") not in current(db)
+    assert not cmc._says_change(cmc.words_of("Rose lives in York."))  # a name
     # not told as a change: its own fact
     _model_put(db, "The rent includes 40 euros for heating.", ("The rent", "includes", "40 euros"))
-    assert current(db)[("rent", "includes")] == ("40 euros", 7) and current(db)[("rent", "rent")][0] == "1 020"
+    assert current(db)[("rent", "includes")] == ("40 euros", 9) and current(db)[("rent", "rent")][0] == "1 020"
 
 
 def test_a_role_changes_holder_not_value(db):
