@@ -647,8 +647,8 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
     and not a capitalised name run on into lowercase words ("John Keats died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
     tokens = span.split()
-    words = [w.upper() if any(_names_not_modal(t) and _POSSESSIVE.sub("", _bare(t)).casefold() == w for t in tokens) else w
-             for w in words_of(span)]  # ("Karl May": a name, not the verb)
+    named_modals = {_POSSESSIVE.sub("", _bare(t)).casefold() for t in tokens if _names_not_modal(t)}
+    words = [w.upper() if w in named_modals else w for w in words_of(span)]  # ("Karl May": a name, not the verb)
     if re.search(r"\w-\w", tokens[-1]) and len(words) >= 2:  # "Moon Jae-in" ends in a name, not "in"
         words = words[:-1] + ["".join(words_of(tokens[-1]))]
     if re.search(r"\w-\w", tokens[0]) and len(words) >= 2:  # "Jean-de ..." likewise
