@@ -1000,6 +1000,11 @@ _REFERRING = {"he", "she", "it", "they", "him", "her", "them", "his", "its", "th
               "these", "those", "one", "ones"}
 
 
+# a record that asks something of its reader: a request, no statement of fact ("Please bring …";
+# not the title "Please Please Me")
+_REQUEST = re.compile(r"\s*(?:[Pp]lease\s+[a-z]|[Rr]emember\s+to\b|[Dd]on['’]t\s+forget\b|[Dd]o\s+not\s+forget\b)")
+
+
 def _wants_resolving(text: str) -> bool:
     """Whether a record may be what the extraction prompt calls unresolved: negated or hedged,
     a question, or referring to a thing another record names ("She might have moved there.").
@@ -1010,13 +1015,15 @@ def _wants_resolving(text: str) -> bool:
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "") -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
     fits EXTRACT_SCHEMA: the model chooses the status (never unresolved for a record that
-    nothing makes so: `_wants_resolving`), chooses every subject and object among
+    nothing makes so: `_wants_resolving`; never facts for a request), chooses every subject and object among
     the record's literal spans (an object never overlaps its subject: a small model otherwise
     copies the subject), and names each relation in its own words."""
     reply = ' {"status": "'
     statuses = STATUSES if spans else STATUSES[1:]
     if spans and text and not _wants_resolving(text):  # "The spare key is under the plant pot."
         statuses = tuple(s for s in statuses if s != "unresolved")
+    if _REQUEST.match(text):  # "Please remember to bring the quarterly report." asks, states nothing:
+        statuses = STATUSES[1:]  # kept as text the reader always sees (or chit-chat)
     status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
     if status != "facts":
         return reply + status + '", "triples": []}'

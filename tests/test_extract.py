@@ -644,3 +644,20 @@ def test_only_a_record_something_leaves_open_may_be_unresolved():
     for text in ("Tom is not in Leeds.", "Tom isn't in Leeds.", "Tom might be in Leeds.", "Is Tom in Leeds?",
                  "She moved to Braga.", "It is under the plant pot.", "No, Tom is in Leeds."):
         assert status(text) == "unresolved", text
+
+
+
+def test_a_request_is_never_read_as_facts():
+    def status(text):
+        return json.loads(cmc.decode_extraction(FirstOptionModel(), "prompt", cmc.record_spans(text), text))["status"]
+    for text in ("Please remember to bring the quarterly report.", "Remember to water the plants.",
+                 "Don't forget the dentist on Friday."):
+        assert status(text) != "facts", text
+    assert status("Please Please Me was performed by The Beatles.") == "facts"  # a title
+
+
+class FirstOptionModel(DoubtfulModel):
+    """Takes the first option offered (statuses: facts when it may)."""
+
+    def choose(self, prompt, options, *, reply="", prefer_longer=0.0):
+        return 0
