@@ -1926,7 +1926,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
                 row.update(_owned_known(db, row, text) or {})
             replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)
-                        or _owned_value(db, row, text) or _value_of_relation_named(db, row, text)) \
+                        or _owned_value(db, row, text) or _value_of_relation_named(db, row, text)
+                        or _owned_thing(db, row, text)) \
                 if how == "model" else None
             if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
                 row.update(replaced)
@@ -2386,6 +2387,25 @@ def _owned_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     if current is None or not said <= set(words_of(current[0])) or _proper(current[0]) != _proper(row["object"]):
         return None
     return {"subject": words[0], "subject_key": owner}
+
+
+def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The owner's value as the row's subject when a record that says no change names it after
+    the owner's possessive ("Leah's Polo is parked on Elm Road." read as (Leah's Polo, car, Elm
+    Road) after "Leah's car is a blue Polo."): a fact of the Polo, named by the record's own
+    words when the model copied the owner's relation. None otherwise (a change: `_owned_value`)."""
+    words = row["subject"].split()
+    if len(words) < 2 or not _possessive(words[0]) or _says_change(words_of(text)):
+        return None
+    said = set(words_of(" ".join(words[1:])))
+    facts = [f for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(words[0])})
+             if said <= set(words_of(f["object"]))]
+    if len(facts) != 1:
+        return None
+    relation = row["relation"]
+    if relation == facts[0]["relation"]:  # copied: "Leah's Polo is parked on …" says `parked_on`
+        relation = _own_relation(db, text, row["subject"], row["object"], row["serial"]) or relation
+    return {"subject": " ".join(words[1:]), "subject_key": entity_key(facts[0]["object"]), "relation": relation}
 
 
 def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:

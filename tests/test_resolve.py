@@ -219,9 +219,18 @@ def test_a_possessive_subject_naming_the_owners_value_in_a_change_is_the_owner(d
     _model_put(db, "Tom's car is a Honda Civic.", ("Tom's", "car", "Honda Civic"))
     _model_put(db, "Tom's Honda is now red.", ("Tom's Honda", "car", "red"))
     _model_put(db, "Tom's bike was stolen, so he bought a Trek.", ("Tom's bike", "car", "Trek"))  # not the Honda
-    _model_put(db, "Tom's Honda is fast.", ("Tom's Honda", "car", "Fast"))
-    assert current(db)[("tom", "car")] == ("honda civic", 3) and current(db)[("tom honda", "car")] == ("fast", 6)
-    assert current(db)[("tom bike", "car")] == ("trek", 5)
+    _model_put(db, "Tom's Honda is fast.", ("Tom's Honda", "car", "Fast"))  # (the Honda's: below)
+    assert current(db)[("tom", "car")] == ("honda civic", 3) and current(db)[("tom honda", "car")] == ("red", 4)
+    assert current(db)[("tom bike", "car")] == ("trek", 5) and current(db)[("honda civic", "car")] == ("fast", 6)
+
+
+def test_a_possessive_subject_naming_the_owners_value_outside_a_change_is_that_thing(db):
+    _model_put(db, "Leah's car is a blue Polo.", ("Leah's", "car", "Polo"))
+    _model_put(db, "Leah's Polo is parked on Elm Road.", ("Leah's Polo", "car", "Elm Road"))
+    assert current(db) == {("leah", "car"): ("polo", 1), ("polo", "parked_on"): ("elm road", 2)}
+    # a name the owner's values do not hold stands
+    _model_put(db, "Leah's bike is parked on Elm Road.", ("Leah's bike", "parked_on", "Elm Road"))
+    assert current(db)[("leah bike", "parked_on")] == ("elm road", 3)
 
 
 def test_a_possessive_read_with_new_is_the_owner(db):
