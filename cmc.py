@@ -856,9 +856,9 @@ _PRE_VERB_ADVERBS = {"now", "also", "just", "still", "then", "recently", "finall
                      "usually", "later", "soon", "since", "again"}
 
 
-_NEEDS_NOUN = {"next", "last", "coming", "every", "each"}  # in lowercase: "the next (one)"
 # ... of them, those no name holds in lowercase ("The bins now go", not "Sunday Times later edition")
 _CLAUSE_ADVERBS = _PRE_VERB_ADVERBS - {"then", "later", "soon", "since", "again"}
+_NEEDS_NOUN = {"next", "last", "coming", "every", "each"}  # in lowercase: "the next (one)"
 _PERSONAL_PRONOUNS = {"i", "we", "you", "he", "she", "they"}
 _THIRD_PERSON = {"he", "she", "they"}
 # adverbs that go with a verb to make a phrasal verb ("went up to", "moved back to")
@@ -931,7 +931,7 @@ def _verb_form(token: str) -> bool:
     """Whether a lowercase word has a verb's inflection: a third-person -s ("plays", "supports";
     four letters or more, not "-ss", "-us", "-is"), a past -ed ("moved"), or an irregular past
     ("got", "sold")."""
-    word = token.strip(".,;:!?\"'()[]{}“”‘’")
+    word = _bare(token)
     if not (word.isalpha() and word.islower()) or len(word) < 3:
         return False
     return (len(word) >= 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))) \
@@ -1023,7 +1023,7 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
     if spans and text and not _wants_resolving(text):  # "The spare key is under the plant pot."
         statuses = tuple(s for s in statuses if s != "unresolved")
     if _REQUEST.match(text):  # "Please remember to bring the quarterly report." asks, states nothing:
-        statuses = STATUSES[1:]  # kept as text the reader always sees (or chit-chat)
+        statuses = STATUSES[1:]  # unresolved (text the reader always sees) or no_fact, as the model says
     status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
     if status != "facts":
         return reply + status + '", "triples": []}'
@@ -1288,11 +1288,20 @@ def _changed_from(text: str, value: str) -> str:
     "to" the new ("Sami switched from bass to drums." read with bass: drums; up to a function
     word, a time or punctuation: "Ann moved from Leeds to York in May."), else the value as read."""
     m = re.search(r"\bfrom\s+(?:(?:the|a|an|my|his|her|our|their|its)\s+)?" + re.escape(value)
-                  + r"\s+to\s+(?:(?:the|a|an)\s+)?([\w'’&-]+(?: [\w'’&-]+)*)", text)
+                  + r"\s+to\s+(?:(?:the|a|an)\s+)?" + _WORD_RUN, text)
     if not m or not _says_change(words_of(text)):
         return value
-    words = list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, m[1].split()))
+    words = _value_words(m[1])
     return " ".join(words) if words and " ".join(words) in text else value
+
+
+# one run of words separated by single spaces, as a group; and the value they open (up to a
+# function word or a time: "to York *in* May", "to drums *last* year")
+_WORD_RUN = r"([\w'’&-]+(?: [\w'’&-]+)*)"
+
+
+def _value_words(run: str) -> list[str]:
+    return list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, run.split()))
 
 
 def _possessive_run_on(text: str, value: str) -> str:
@@ -2243,8 +2252,8 @@ def _value_of_relation_named(db: sqlite3.Connection, row: dict, text: str) -> di
     relation = relation_key(" ".join(w for w in words_of(row["object"]) if w not in _DETERMINERS))
     current = db.execute(CURRENT_VALUE, {**row, "relation": relation}).fetchone() if relation else None
     m = current and re.search(r"(?<!\w)" + re.escape(row["object"]) + r"\s+(?:in|on|at|with|near|by)\s+"
-                              r"(?:(?:the|a|an)\s+)?([\w'’&-]+(?: [\w'’&-]+)*)", text)
-    words = list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, m[1].split())) if m else []
+                              r"(?:(?:the|a|an)\s+)?" + _WORD_RUN, text)
+    words = _value_words(m[1]) if m else []
     if not words:
         return None
     return {"relation": relation, "object": " ".join(words), "object_key": entity_key(" ".join(words))}
