@@ -1118,14 +1118,15 @@ def _sole_verb(between: str, aside: set[str] = _PRE_VERB_ADVERBS) -> str:
     return words[0] if len(words) == 1 and _verb_form(words[0]) else ""
 
 
-def _holds_role(between: str, relation: str) -> bool:
+def _holds_role(between: str, relation: str, value: str) -> bool:
     """Whether "X directs Y" was named `director`: the only word between the two names is a verb
     and the relation is its agent noun (director, manager, chairperson), the role X holds for
     Y. Then the fact is Y's, as "The director of Y is X" says it: Y has one director at a time,
     who may direct more than one thing. (Named after the verb itself, "performed", it stays as
-    written.)"""
+    written.) Not when Y is a kind of thing, lowercase words without a determiner ("teaches
+    chemistry", "manages sales"): a subject has many teachers, and the fact is X's."""
     verb = _sole_verb(between)
-    if not verb:
+    if not verb or (value == value.lower() and words_of(value)[:1] and words_of(value)[0] not in _DETERMINERS | {"its"}):
         return False
     stems = {verb[:-2], verb[:-1]} if verb.endswith(("es", "ed")) else {verb[:-1]} if verb.endswith("s") else set()
     name = relation_key(relation)
@@ -1226,13 +1227,15 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
+        if _counted(text, s) and not _counted(text, o):
+            s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
         s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r):
+        if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
             s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
         named = _named_after_kind(text, s)
         if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
@@ -1247,6 +1250,18 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _counted(text: str, span: str) -> bool:
+    """Whether a record says a span as an amount of something: a number with a currency sign
+    before it or a unit after it ("£40", "900 pounds rent", "3 kg"; not the title "1984 was
+    written by …", a number a function word follows)."""
+    if not re.fullmatch(r"[$€£¥]?\d[\d,.]*", span):
+        return False
+    if span[0] in "$€£¥":
+        return True
+    m = re.search(r"(?<![\w$€£¥])([$€£¥])?" + re.escape(span) + r"(?!\w)\s*(%|[a-z]+)?", text)
+    return bool(m and (m[1] or m[2] and m[2] not in _EDGE_WORDS | _PREPOSITIONS | _ARTICLES))
 
 
 def _whole_date(text: str, value: str) -> str:
@@ -1517,9 +1532,11 @@ class RuleBook:
         return hits[0][1], Extraction(serial, "facts", [hits[0][2]])
 
 
-# where a slot would run from one clause into the next: a semicolon, or a comma and a conjunction
-# ("Tony Hall, Baron Hall of Birkenhead" is one name)
-_CLAUSE_JOIN = re.compile(r";|,\s+(?:so|and|but|then|while|because)\b")
+# where a slot would run from one clause into the next: a semicolon, a comma and a conjunction
+# ("Tony Hall, Baron Hall of Birkenhead" is one name), or a conjunction after a verb of being or
+# having ("The flat was sold and Jack's" for "<S> landlord is <O>."; "Pride and Prejudice" has none)
+_CLAUSE_JOIN = re.compile(r";|,\s+(?:so|and|but|then|while|because)\b"
+                          r"|\b(?:is|are|was|were|has|have|had)\s+(?:\S+\s+)*?(?:and|but|so|then)\s")
 
 
 def _names_a_kind(slot: str) -> bool:
@@ -1927,6 +1944,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                 "object": t.object, "object_key": entity_key(t.object)}
         for row in _conjuncts(db, read):  # "Tom and Ana moved to Bristol.": Tom's and Ana's
+            kept = None  # the model's value, when the record's time took its place
             # each name's fact is read as the record would say it of that name alone ("Sid moved
             # to Ely." of "Sid and Uma moved to Ely.": Uma, Sid's wife, is no value it replaces)
             text = record_text.replace(read["subject"], row["subject"], 1)
@@ -1944,11 +1962,14 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
                 row["subject"], row["subject_key"] = \
                     _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-                row["subject"], row["subject_key"] = \
-                    _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"])
+                row["subject"], row["subject_key"], row["relation"] = \
+                    _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"], row["relation"])
                 row.update(_renewed(db, row, text) or {})
                 if len(ex.triples) == 1:
                     row["relation"] = _same_form_relation(db, text, t, row["subject_key"]) or row["relation"]
+                if timed := _time_value(db, row, text):  # "The kids' bedtime is now 8pm in the holidays."
+                    kept = {**row, "relation": align_relation(db, row["relation"] + "_value", ex.serial)}
+                    row["object"], row["object_key"] = timed, entity_key(timed)
                 row["relation"] = _kind_relation(db, row, ex.serial)
                 row["relation"] = _said_relation(db, row, text)
                 row["relation"] = _replaced_relation(db, row, text)
@@ -1956,7 +1977,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 if number := _number_value(db, row, text):
                     row["object"], row["object_key"] = number, entity_key(number)
             further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
-            for r in (row, _kind_row(db, text, row), further):
+            for r in (row, _kind_row(db, text, row), further, kept):
                 if r is None:
                     continue
                 r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
@@ -2135,8 +2156,10 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     beside = f" {' '.join(words_of(text.replace(row['object'], ' ')))} " if owned else said
     facts = [f for f in found.values()  # ("a new car": `new` is no name)
              if (f" {f['subject_key']} " in (said if f["subject_key"] == row["object_key"] else beside)
-                 # (or the holder the record is about and the role's words)
-                 or f["object_key"] == row["subject_key"] and _says_relation(said, f["relation"]))
+                 # (or the holder the record is about and the role's words, or its subject's in a
+                 # word of their stem: "Megan went to university, so Priya babysits for us now.")
+                 or f["object_key"] == row["subject_key"]
+                 and (_says_relation(said, f["relation"]) or _says_relation(said, f["subject_key"])))
              and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:
@@ -2145,8 +2168,9 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     taken = {fact["subject_key"], fact["object_key"]}
     others = [name for name in (row["subject"], row["object"])  # ("the Civic" is "Honda Civic")
               if not any(f" {entity_key(name)} " in f" {t} " for t in taken)]
-    if len(others) > 1 and _proper(fact["object"]):  # a proper name for a proper name ("Dr. Patel"
-        others = [name for name in others if _proper(name)]  # for "Dr. Roy", not "the same practice")
+    if others and _proper(fact["object"]):  # a proper name for a proper name ("Dr. Patel" for
+        others = [name for name in others if _proper(name)]  # "Dr. Roy", not "the same practice";
+        # the record's other one when the model read none: "Sam Reed", not "plumbing")
     if len(others) > 1:
         return None
     value = others[0] if others else _other_name(text, fact, taken)
@@ -2161,18 +2185,22 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
 
 
 def _says_relation(said: str, relation: str) -> bool:
-    """Whether a record's words (space-padded) say every content word of a relation name
-    ("Hugo resigned as treasurer and Ines took over." says `treasurer_of_the`)."""
-    name = _name_words(relation)
-    return bool(name) and all(f" {w} " in said for w in name)
+    """Whether a record's words (space-padded) say every content word of a relation name, or a
+    word of its stem ("Hugo resigned as treasurer and Ines took over." says `treasurer_of_the`;
+    "… so we now call Sam Reed for plumbing." says `plumber`)."""
+    name, words = _name_words(relation), said.split()
+    return bool(name) and all(f" {w} " in said or any(_same_word(w, s) for s in words) for w in name)
 
 
 def _mentions(text: str, said: str, name: str, key: str) -> bool:
     """Whether a record (`said`: its words, space-padded) names a value: its whole key, or for a
-    proper name of two words or more its last word, as the name writes it, after a determiner
-    ("Sam traded in the Civic for a Mazda 3." names "Honda Civic")."""
+    proper name of two words or more its last word, or the word before a model number, as the
+    name writes it, after a determiner ("Sam traded in the Civic for a Mazda 3." names "Honda
+    Civic"; "Maya dropped her iPhone …" names "iPhone 12")."""
     words = name.split()
-    return f" {key} " in said or len(words) >= 2 and _proper(name) and len(words[-1]) >= 3 and bool(
+    if len(words) >= 2 and words[-1].isdigit():
+        words = words[:-1]
+    return f" {key} " in said or len(name.split()) >= 2 and _proper(name) and len(words[-1]) >= 3 and bool(
         re.search(r"\b(?:the|his|her|my|our|their|your)\s+" + re.escape(words[-1]) + r"(?!\w)", text))
 
 
@@ -2382,20 +2410,29 @@ def _named_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, s
     return (_spelled_in(text, named[0]), named[0]) if len(named) == 1 else None
 
 
+def _owners_values(db: sqlite3.Connection, words: list[str]) -> list:
+    """The current facts of the owner a possessive subject opens with ("Eva's Fiat": Eva's)
+    whose values hold every word the subject goes on with (a Fiat 500)."""
+    said = set(words_of(" ".join(words[1:])))
+    return [f for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(words[0])})
+            if said <= set(words_of(f["object"]))]
+
+
 def _owned_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """The owner as the row's subject when a change record's subject is a possessive and words of
-    the owner's current value of the fact's relation ("Eva's Fiat was written off, so she bought
-    a Mini." read as (Eva's Fiat, car, Mini) after "Eva's car is a Fiat 500."): the new value is
-    the owner's, a proper name for a proper name. None otherwise."""
+    the owner's current value ("Eva's Fiat was written off, so she bought a Mini." read as (Eva's
+    Fiat, car, Mini) after "Eva's car is a Fiat 500."): the new value is the owner's, a proper
+    name for a proper name, under the fact's relation: the row's own if the owner has that fact,
+    else that of the one fact naming it ("Beth's Corsa failed its MOT, so she bought a Honda
+    Jazz." after "Beth drives a Vauxhall Corsa.", named `driver`). None otherwise."""
     words = row["subject"].split()
     if len(words) < 2 or not _possessive(words[0]) or not _says_change(words_of(text)):
         return None
-    owner = entity_key(words[0])
-    current = db.execute(CURRENT_VALUE, {"subject_key": owner, "relation": row["relation"]}).fetchone()
-    said = set(words_of(" ".join(words[1:])))
-    if current is None or not said <= set(words_of(current[0])) or _proper(current[0]) != _proper(row["object"]):
+    facts = [f for f in _owners_values(db, words) if _proper(f["object"]) == _proper(row["object"])]
+    own = [f for f in facts if f["relation"] == row["relation"]]
+    if not own and len(facts) != 1:
         return None
-    return {"subject": words[0], "subject_key": owner}
+    return {"subject": words[0], "subject_key": entity_key(words[0]), "relation": (own or facts)[0]["relation"]}
 
 
 def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -2406,9 +2443,7 @@ def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     words = row["subject"].split()
     if len(words) < 2 or not _possessive(words[0]) or _says_change(words_of(text)):
         return None
-    said = set(words_of(" ".join(words[1:])))
-    facts = [f for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(words[0])})
-             if said <= set(words_of(f["object"]))]
+    facts = _owners_values(db, words)
     if len(facts) != 1:
         return None
     relation = row["relation"]
@@ -2417,10 +2452,10 @@ def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     return {"subject": " ".join(words[1:]), "subject_key": entity_key(facts[0]["object"]), "relation": relation}
 
 
-def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
-    """(span, key) of the known subject of the row's relation that is the model's subject with
-    the relation's words said after it, or left out: "Our broadband provider is Virgin Media."
-    read as (broadband provider, provider, Virgin Media), then "We switched our broadband to BT."
+def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str, str] | None:
+    """(span, key, relation) of the known subject of the row's relation that is the model's
+    subject with the relation's words said after it, or left out: "Our broadband provider is
+    Virgin Media." read as (broadband provider, provider, Virgin Media), then "We switched our broadband to BT."
     as (broadband, provider, BT), is one fact. In a change record the relation's words alone
     may be that subject when the model's is no name ("My bank is Barclays." read as (bank, bank,
     Barclays), then "I moved my current account to Nationwide." as (current account, bank,
@@ -2435,8 +2470,12 @@ def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[
         spans.append(" ".join(words[:-len(name)]))
     if _says_change(words_of(text)) and not _proper(row["subject"]):  # (not "Tom" of "Tom has a new doctor, …")
         spans.append(" ".join(name))
-    known = [(span, entity_key(span)) for span in spans if db.execute(
-        CURRENT_VALUE, {"subject_key": entity_key(span), "relation": row["relation"]}).fetchone()]
+    # (a compound name that ends in the relation's is the same fact's: "Our electricity supplier
+    # is British Gas." named `electricity_supplier`, then "We switched our electricity to Octopus
+    # Energy." as (electricity, supplier, Octopus Energy))
+    known = [(span, entity_key(span), relation) for span in spans
+             for relation in {f["relation"] for f in db.execute(SUBJECT_EDGES, {"subject_key": entity_key(span)})
+                              if f["relation"] == row["relation"] or _name_words(f["relation"])[-len(name):] == name}]
     return known[0] if len(known) == 1 else None
 
 
@@ -2539,10 +2578,23 @@ def _number_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
     after "Zoe's phone number is 020 7946 0018."): the record's one number outside its
     subject, or None."""
     current = db.execute(CURRENT_VALUE, row).fetchone()
-    if current is None or not _NUMBER.search(current[0]) or is_time(current[0]) or _NUMBER.search(row["object"]):
+    if current is None or not _NUMBER.match(current[0]) or is_time(current[0]) or _NUMBER.search(row["object"]):
         return None
     numbers = {m[0] for m in _NUMBER.finditer(text.replace(row["subject"], " "))}
     return numbers.pop() if len(numbers) == 1 else None
+
+
+def _time_value(db: sqlite3.Connection, row: dict, text: str) -> str | None:
+    """The time a record says for a fact whose current value is a time, when the model read a
+    value that is none ("The kids' bedtime is now 8pm in the holidays." read as `the holidays`
+    after "The kids' bedtime is 7:30."): the record's one time outside its subject (a time span
+    with no shorter time inside it), or None. The model's value stays a fact of its own."""
+    current = db.execute(CURRENT_VALUE, row).fetchone()
+    if current is None or not is_time(current[0]) or is_time(row["object"]):
+        return None
+    times = {span for span, _, _ in record_spans(text.replace(row["subject"], " ")) if is_time(span)}
+    least = {t for t in times if not any(u != t and u in t for u in times)}
+    return least.pop() if len(least) == 1 else None
 
 
 # English marks a changed fact with words like these ("moved to", "is now", "switched to", "bought
@@ -2652,6 +2704,9 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return named.pop() if len(named) == 1 else row["relation"]
 
 
+_NOW_OR_INSTEAD = {"now", "nowadays", "instead"}
+
+
 def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     """A record that says a change ("Tom moved to Cardiff.") under a relation its subject has no
     value for restates one current fact of its subject told in the present ("was born in Leeds"
@@ -2663,13 +2718,20 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     one fact whose value is not either ("Felix joined Nordhaus." after "Felix works at
     Brightline."). Read alone, without earlier records to copy a name from, a small model names
     the fact after its verb (`moved_to`), and "Where does Tom live?" would still find Bristol.
-    Two facts of the value's kind change nothing. Returns the record's relation."""
+    Two facts of the value's kind change nothing. A record that says the fact holds "now" or
+    "instead" changes the one current fact of its subject with the same value, whatever else
+    it is named ("Ava now takes the bus to school." read as `now_takes_the_bus_to` school after
+    "Ava walks to school.": how Ava gets there changed; "Lucia sold her Fiat." ends no fact of
+    the Fiat, it is one of its own). Returns the record's relation."""
     words = _words_outside(text, row["subject"], row["object"])
     if db.execute(CURRENT_VALUE, row).fetchone() is not None or not _says_change(words):
         return row["relation"]
-    facts = [old for old in db.execute(SUBJECT_EDGES, row)
-             if old["relation"] != row["relation"] and entity_key(old["object"]) != row["object_key"]
-             and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))]
+    present = [old for old in db.execute(SUBJECT_EDGES, row) if old["relation"] != row["relation"]
+               and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))]
+    same_value = {old["relation"] for old in present if entity_key(old["object"]) == row["object_key"]}
+    if len(same_value) == 1 and _NOW_OR_INSTEAD & set(words):
+        return same_value.pop()
+    facts = [old for old in present if entity_key(old["object"]) != row["object_key"]]
     # the one whose name the record says between its names ("Theo changed schools to …":
     # `school`; not "Ahmed relocated to Dubai for a new *job* at …"), else the one whose value
     # is of the same kind
@@ -3697,6 +3759,14 @@ def kind_named_before(text: str, value: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+def kind_said_before(text: str, value: str) -> str:
+    """The lowercase noun a record says a value is, after a possessive or determiner
+    ("Ayesha's *subject* is maths", "Our *plumber* is now Sam Reed"), else ''."""
+    m = re.search(r"(?:['’]s?|\b(?i:the|my|our|your|his|her|their|its))\s+([a-z]+)\s+(?:is|was|are|were)\s+(?:now\s+)?"
+                  + re.escape(value) + r"(?!\w)", text)
+    return m.group(1) if m else ""
+
+
 def _phrase_of(question: str) -> dict[str, float]:
     """Each question word's phrase: phrases are cut at function words and articles ("the job
     title | the chairperson | the political organization Fatah"); first occurrence wins. A
@@ -3852,6 +3922,11 @@ def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
 # words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
 # a word said.
 LEXICAL_WEIGHT = 0.2
+# A value its record says is of the kind the question asks for ("What subject does Ayesha
+# teach?" and "Ayesha's subject is maths") gains as much as a word its hop explains: the kind
+# is a word the hops do not explain (it describes the answer), so a hop that explains the
+# question's verb ("Ayesha now teaches at Oak Academy") would win otherwise.
+KIND_SAID = 1.0
 # A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
 # again: the question's word is the one given, in whichever of its senses.
 SYNONYM_WEIGHT = 0.1
@@ -3904,7 +3979,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     value its record names as of a kind the question gives to something else ("Where did *the
     religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
     any value a record names the kind of, for a question that asks who, or names with a noun
-    WordNet files under no person ("Aros is *the birthplace* of …"). A hop read backwards
+    WordNet files under no person ("Aros is *the birthplace* of …"); a value its record says is
+    of the kind asked for ("What subject …" and "Ayesha's subject is maths") gains KIND_SAID. A hop read backwards
     after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
     verb between its names: "Ivo Marsh directs Lumen Radio"; nothing when its record says a word
     beside the answer's kind: "Which company *employs* the designer of …" names the answer as
@@ -4043,6 +4119,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         if kind and any(h.reverse and (kind in says[id(h)] or (start_kind[id(h)] and _same_word(kind, start_kind[id(h)])))
                         for h in path[1:]):
             kind_fit -= 1
+        if not named and kind and _same_word(kind, kind_said_before(texts.get(e.serial, ""), e.object_text)):
+            kind_fit += KIND_SAID  # "What subject …" and "Ayesha's subject is maths"
         if named and kind_is_named:
             # a value of another kind went past the answer, and the words the hop to it explains
             # ("located" in "… is located in the continent of Europe") are not the answer's
@@ -4152,7 +4230,9 @@ def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], ev
     if budget:
         evidence = focus(evidence, candidates, edges, question, budget)
         texts = dict(evidence.records)
-    return evidence, [c for c in candidates if all(n in texts for n in c["path"])]
+    # a name the question gives is not its answer ("How does Hiro get to work?" read backwards
+    # from work to Hiro): without other candidates the reader answers in its own words
+    return evidence, [c for c in candidates if all(n in texts for n in c["path"]) and entity_key(c["answer"]) not in anchors]
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:

@@ -735,3 +735,25 @@ def test_who_asks_for_a_person_not_a_value_its_record_names_with_a_noun_of_anoth
     said = [tuple(cmc.words_of(t)) for t in ("is the birthplace of", "has as its founder", "is married to",
                                              "in , the official language is", "is the head of state of")]
     assert [cmc.LEXICON.describes_a_person(w) for w in said] == [False, True, None, False, True]
+
+
+def test_a_name_the_question_gives_is_not_its_answer(db):
+    put(db, "Hiro drives to work.", ("Hiro", "driver", "work"))
+    put(db, "Hiro now takes the train to work.", ("Hiro", "driver", "work"))
+    question = "How does Hiro get to work?"  # read backwards from work, the path ends at Hiro
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    assert "Hiro" in ranked(db, question)
+    _, shown = cmc.reader_view(question, anchors, edges, evidence)
+    assert not shown  # nothing to choose from: the reader answers in its own words
+    model = FakeModel(["the train"])
+    assert cmc.answer(model, question, anchors, edges, evidence).answer == "the train"
+
+
+def test_a_value_its_record_says_is_of_the_kind_asked_for_answers(db):
+    put(db, "Ayesha teaches at Hill Primary.", ("Ayesha", "teacher", "Hill Primary"))
+    put(db, "Ayesha's subject is maths.", ("Ayesha", "subject_is", "maths"))
+    put(db, "Ayesha now teaches at Oak Academy.", ("Ayesha", "teacher", "Oak Academy"))
+    assert ranked(db, "What subject does Ayesha teach?")[0] == "maths"
+    assert ranked(db, "Where does Ayesha teach?")[0] == "Oak Academy"
+    assert cmc.kind_said_before("Our plumber is now Sam Reed.", "Sam Reed") == "plumber"
+    assert cmc.kind_said_before("The capital of France is Paris.", "Paris") == ""  # a name, not a kind

@@ -215,13 +215,21 @@ def test_a_possessive_subject_naming_the_owners_value_in_a_change_is_the_owner(d
     _model_put(db, "Eva's car is a Fiat 500.", ("Eva's", "car", "Fiat 500"))
     _model_put(db, "Eva's Fiat was written off, so she bought a Mini.", ("Eva's Fiat", "car", "Mini"))
     assert current(db) == {("eva", "car"): ("mini", 2)}
+    # the owner's fact naming the thing under another relation name is the one that changes
+    _model_put(db, "Beth drives a Vauxhall Corsa.", ("Beth", "driver", "Vauxhall Corsa"))
+    _model_put(db, "Beth's Corsa failed its MOT, so she bought a Honda Jazz.", ("Beth's Corsa", "car", "Honda Jazz"))
+    assert current(db) == {("eva", "car"): ("mini", 2), ("beth", "driver"): ("honda jazz", 4)}
+    _model_put(db, "Ali's car is a Ford Focus.", ("Ali's", "car", "Ford Focus"))
+    _model_put(db, "Ali rides a Trek.", ("Ali", "rides", "Trek"))
+    _model_put(db, "Ali's Trek was stolen, so he bought a Brompton.", ("Ali's Trek", "car", "Brompton"))
+    assert current(db)[("ali", "rides")] == ("brompton", 7) and current(db)[("ali", "car")] == ("ford focus", 5)
     # no change said, or a value of another sort: the reading stands
     _model_put(db, "Tom's car is a Honda Civic.", ("Tom's", "car", "Honda Civic"))
     _model_put(db, "Tom's Honda is now red.", ("Tom's Honda", "car", "red"))
     _model_put(db, "Tom's bike was stolen, so he bought a Trek.", ("Tom's bike", "car", "Trek"))  # not the Honda
     _model_put(db, "Tom's Honda is fast.", ("Tom's Honda", "car", "Fast"))  # (the Honda's: below)
-    assert current(db)[("tom", "car")] == ("honda civic", 3) and current(db)[("tom honda", "car")] == ("red", 4)
-    assert current(db)[("tom bike", "car")] == ("trek", 5) and current(db)[("honda civic", "car")] == ("fast", 6)
+    assert current(db)[("tom", "car")] == ("honda civic", 8) and current(db)[("tom honda", "car")] == ("red", 9)
+    assert current(db)[("tom bike", "car")] == ("trek", 10) and current(db)[("honda civic", "car")] == ("fast", 11)
 
 
 def test_a_possessive_subject_naming_the_owners_value_outside_a_change_is_that_thing(db):
@@ -261,6 +269,11 @@ def test_a_subject_read_with_or_without_its_relations_words_is_the_known_one(db)
     _model_put(db, "The water supplier is now Severn.", ("water supplier", "supplier", "Severn"))
     assert current(db)[("water supplier", "supplier")] == ("severn", 11)
     assert current(db)[("water", "supplier")] == ("anglian", 10)
+    # the known subject's fact named after the whole subject ends in the relation's name
+    _model_put(db, "Our electricity supplier is British Gas.", ("electricity supplier", "electricity_supplier", "British Gas"))
+    _model_put(db, "We switched our electricity to Octopus Energy.", ("electricity", "supplier", "Octopus Energy"))
+    assert current(db)[("electricity supplier", "electricity_supplier")] == ("octopus energy", 13)
+    assert ("electricity", "supplier") not in current(db)
 
 
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
@@ -387,9 +400,13 @@ def test_a_change_that_names_the_old_value_changes_that_fact(db):
     _model_put(db, "Noor plays the flute.", ("Noor", "playing", "the flute"))
     _model_put(db, "Noor plays in a brass band.", ("Noor", "playing", "brass band"))
     _model_put(db, "Noor switched from the flute to the oboe.", ("Noor", "switched_from", "the oboe"))
+    # the same value, said to hold now in other words: how the fact holds changed
+    _model_put(db, "Ava walks to school.", ("Ava", "walk", "school"))
+    _model_put(db, "Ava now takes the bus to school.", ("Ava", "now_takes_the_bus_to", "school"))
     assert current(db) == {("iris", "playing"): ("viola", 3), ("iris", "music_group"): ("city orchestra", 2),
                            ("lucia", "driver"): ("fiat", 4), ("lucia", "took"): ("tom garage", 5),
-                           ("lucia", "sold"): ("fiat", 6), ("noor", "playing"): ("oboe", 9)}
+                           ("lucia", "sold"): ("fiat", 6), ("noor", "playing"): ("oboe", 9),
+                           ("ava", "walk"): ("school", 11)}
 
 
 def test_a_thing_named_again_without_its_possessor_is_the_possessors_fact(db):
@@ -542,6 +559,14 @@ def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_record
     _model_put(db, "Ella's flight lands at Heathrow.", ("Ella's", "flight_landed", "Heathrow"))
     _model_put(db, "Ella's flight was diverted to Gatwick.", ("Ella's", "flight", "Gatwick"))
     assert current(db)[("ella", "flight_landed")] == ("gatwick", 9) and ("ella", "flight") not in current(db)
+    # the relation said in a word of its stem, and a proper name for a proper name
+    _model_put(db, "Our plumber is Dave Hill.", ("plumber", "plumber", "Dave Hill"))
+    _model_put(db, "Dave Hill retired, so we now call Sam Reed for plumbing.", ("Dave Hill", "plumber", "plumbing"))
+    assert current(db)[("plumber", "plumber")] == ("sam reed", 11) and ("dave hill", "plumber") not in current(db)
+    # ... or the fact's subject in a word of its stem, the relation named otherwise
+    _model_put(db, "Our babysitter is Megan.", ("babysitter", "work_at_home", "Megan"))
+    _model_put(db, "Megan went to university, so Priya babysits for us now.", ("Megan", "work_at_home", "Priya"))
+    assert current(db)[("babysitter", "work_at_home")] == ("priya", 13) and ("megan", "work_at_home") not in current(db)
 
 
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
@@ -633,6 +658,14 @@ def test_a_number_read_without_its_digits_is_the_records_one_number(db):
     _model_put(db, "Zoe's car is a Golf.", ("Zoe's", "car", "Golf"))
     _model_put(db, "Zoe got a new car in 2024.", ("Zoe", "car", "new"))  # the car was no number
     assert current(db)[("zoe", "car")] == ("new", 7)
+    # a name with a model number is no number: the record's "3" is not Kim's phone
+    _model_put(db, "Kim's phone is an iPhone 12.", ("Kim's", "phone", "iPhone 12"))
+    _model_put(db, "Kim now has a Pixel after 3 years.", ("Kim", "phone", "Pixel"))
+    assert current(db)[("kim", "phone")] == ("pixel", 9)
+    # ... and "her iPhone" names it, the value a small model read as the fact's
+    _model_put(db, "Maya's phone is an iPhone 12.", ("Maya's", "phone", "iPhone 12"))
+    _model_put(db, "Maya dropped her iPhone in the sea and got a Pixel 8.", ("Maya", "phone", "iPhone"))
+    assert current(db)[("maya", "phone")] == ("pixel 8", 11)
 
 
 def test_a_change_to_a_name_wordnet_does_not_know_restates_the_fact_of_its_kind(db):
@@ -735,3 +768,16 @@ def test_a_value_naming_a_relation_of_its_subject_is_that_facts_new_value(db):
     _model_put(db, "Ana moved to a flat on the fifth floor.", ("Ana", "moved_to", "flat"))
     _model_put(db, "Tom sold the flat.", ("Tom", "sold", "flat"))
     assert current(db)[("ana", "moved_to")] == ("flat", 3) and current(db)[("tom", "sold")] == ("flat", 4)
+
+
+def test_a_time_the_record_says_for_a_timed_fact_is_its_value(db):
+    _model_put(db, "The kids' bedtime is 7:30.", ("The kids", "bedtime", "7:30"))
+    _model_put(db, "The kids' bedtime is now 8pm in the holidays.", ("The kids", "bedtime", "the holidays"))
+    assert current(db)[("kids", "bedtime")] == ("8pm", 2)
+    assert current(db)[("kids", "bedtime_value")] == ("holidays", 2)  # the model's value kept
+    # two times said, or none: no one time to take
+    _model_put(db, "The gym opens at 6am.", ("The gym", "opening", "6am"))
+    row = {"subject": "The gym", "subject_key": "gym", "relation": "opening", "object": "the summer"}
+    assert cmc._time_value(db, row, "The gym now opens at 7am in the summer.") == "7am"
+    assert cmc._time_value(db, row, "The gym now opens at 7am on Monday in the summer.") is None
+    assert cmc._time_value(db, row, "The gym is now closed in the summer.") is None

@@ -374,6 +374,10 @@ def test_a_rule_slot_never_swallows_a_clause(db):
     # a name and the verb it does, a comma or a function word going on from it, is a clause
     assert book.match(7, "Ed retired, and Bo drives a Kia.") is None
     assert book.match(8, "Ed sold the van, so Bo drives a Kia.") is None
+    # ... or a verb of being and a conjunction after it, with no comma
+    assert book.match(10, "The van was sold and Bo drives a Kia.") is None
+    assert book.match(11, "Pride and Prejudice drives a Kia.")[1].triples == [
+        cmc.Triple("Pride and Prejudice", "drives", "Kia")]
     # ... a content word going on from a word with a verb's ending is still the name
     assert book.match(9, "Australian rules football drives a Kia.")[1].triples == [
         cmc.Triple("Australian rules football", "drives", "Kia")]
