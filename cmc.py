@@ -2115,6 +2115,11 @@ WHERE e.subject_key = :subject_key AND e.relation = :relation AND e.serial < :se
 """
 
 
+# ", so" goes on to what followed from the first clause: "The Swan is fully booked, so Grandpa's
+# birthday dinner will be at The Crown." says a change as "moved to" does
+_CONSEQUENCE = re.compile(r",\s+so\s+(?!that\b|far\b|much\b|many\b)")
+
+
 def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """A record that says a change and names the current value of a fact together with that
     fact's subject gives the fact the record's other name, whatever the model read: a small
@@ -2132,7 +2137,7 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
         if recipient := _handed_to(text, fact):
             return {"subject": recipient, "subject_key": entity_key(recipient), "relation": fact["relation"],
                     "object": _spelled_in(text, fact["object"]), "object_key": entity_key(fact["object"])}
-    if not _says_change(_words_outside(text, row["subject"], row["object"])):
+    if not _says_change(_words_outside(text, row["subject"], row["object"])) and not _CONSEQUENCE.search(text):
         return None
     said = f" {' '.join(words_of(text))} "
     # the facts whose value the model read as a name, and those of its subject (or object) whose

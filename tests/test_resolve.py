@@ -567,6 +567,11 @@ def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_record
     _model_put(db, "Our babysitter is Megan.", ("babysitter", "work_at_home", "Megan"))
     _model_put(db, "Megan went to university, so Priya babysits for us now.", ("Megan", "work_at_home", "Priya"))
     assert current(db)[("babysitter", "work_at_home")] == ("priya", 13) and ("megan", "work_at_home") not in current(db)
+    # ", so" goes on to what followed: a change, as "now" says one
+    _model_put(db, "Grandpa's birthday dinner is at The Swan.", ("Grandpa's", "birthday", "The Swan"))
+    _model_put(db, "The Swan is fully booked, so Grandpa's birthday dinner will be at The Crown.",
+               ("The Swan", "party", "Grandpa's"))
+    assert current(db)[("grandpa", "birthday")] == ("crown", 15) and ("swan", "party") not in current(db)
 
 
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
