@@ -984,8 +984,10 @@ def _without_name(relation: str, obj: str, subject: str = "", text: str = "") ->
             and all(w in named and borrowed(w) for w in content)):
         i, j = text.index(subject), text.index(obj)
         between = words_of(text[i + len(subject):j] if i < j else text[j + len(obj):i])
-        # ... by function words too when the name is a whole name ("London" for "Blur is from London.")
-        whole = entity_key(relation) in (entity_key(obj), entity_key(subject))
+        # ... by a preposition too when the name is a whole name or words of the subject alone
+        # ("London" for "Blur is from London."; "car" for "I put the spare car key in the safe.")
+        whole = entity_key(relation) in (entity_key(obj), entity_key(subject)) \
+            or not set(content) & own and len(words_of(subject)) > len(content)
         if any(w not in _EDGE_WORDS or whole and w in _PREPOSITIONS for w in between):
             return "_".join(between)
     kept = [w for w in words if w not in own]

@@ -105,6 +105,9 @@ def test_a_relation_name_drops_its_objects_name():
     # ... and so does a name made of words of the names only
     assert cmc._without_name("club", "Mira Olsen", "Harbour Club", "Harbour Club was founded by Mira Olsen.") == "was_founded_by"
     assert cmc._without_name("labs", "Initech Labs", "Ana", "Ana works at Initech Labs.") == "works_at"
+    # ... a preposition alone, when they are words of a longer subject's name
+    assert cmc._without_name("car", "the safe", "the spare car key", "I put the spare car key in the safe.") == "in"
+    assert cmc._without_name("works_at", "Globex", "works", "Bo works at Globex.") == "works_at"  # the whole subject
     assert cmc._without_name("university", "University of Milan", "Ada",  # part of a name: kept
                              "The university where Ada was educated is University of Milan.") == "university"
     assert cmc._without_name("Luxembourg", "Luxembourg", "Luxembourg",
