@@ -1120,6 +1120,13 @@ def _sole_verb(between: str, aside: set[str] = _PRE_VERB_ADVERBS) -> str:
     return words[0] if len(words) == 1 and _verb_form(words[0]) else ""
 
 
+def _a_kind(value: str) -> bool:
+    """Whether a value names a kind of thing, not one thing: lowercase words without a
+    determiner ("chemistry", "sales"; not "the shop")."""
+    words = words_of(value)
+    return value == value.lower() and bool(words) and words[0] not in _DETERMINERS | {"its"}
+
+
 def _holds_role(between: str, relation: str, value: str) -> bool:
     """Whether "X directs Y" was named `director`: the only word between the two names is a verb
     and the relation is its agent noun (director, manager, chairperson), the role X holds for
@@ -1128,7 +1135,7 @@ def _holds_role(between: str, relation: str, value: str) -> bool:
     written.) Not when Y is a kind of thing, lowercase words without a determiner ("teaches
     chemistry", "manages sales"): a subject has many teachers, and the fact is X's."""
     verb = _sole_verb(between)
-    if not verb or (value == value.lower() and words_of(value)[:1] and words_of(value)[0] not in _DETERMINERS | {"its"}):
+    if not verb or _a_kind(value):
         return False
     stems = {verb[:-2], verb[:-1]} if verb.endswith(("es", "ed")) else {verb[:-1]} if verb.endswith("s") else set()
     name = relation_key(relation)
@@ -2205,10 +2212,9 @@ def _mentions(text: str, said: str, name: str, key: str) -> bool:
     name writes it, after a determiner ("Sam traded in the Civic for a Mazda 3." names "Honda
     Civic"; "Maya dropped her iPhone …" names "iPhone 12")."""
     words = name.split()
-    if len(words) >= 2 and words[-1].isdigit():
-        words = words[:-1]
-    return f" {key} " in said or len(name.split()) >= 2 and _proper(name) and len(words[-1]) >= 3 and bool(
-        re.search(r"\b(?:the|his|her|my|our|their|your)\s+" + re.escape(words[-1]) + r"(?!\w)", text))
+    last = words[-2] if len(words) >= 2 and words[-1].isdigit() else words[-1]
+    return f" {key} " in said or len(words) >= 2 and _proper(name) and len(last) >= 3 and bool(
+        re.search(r"\b(?:the|his|her|my|our|their|your)\s+" + re.escape(last) + r"(?!\w)", text))
 
 
 def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -2462,8 +2468,8 @@ def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
 def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str, str] | None:
     """(span, key, relation) of the known subject of the row's relation that is the model's
     subject with the relation's words said after it, or left out: "Our broadband provider is
-    Virgin Media." read as (broadband provider, provider, Virgin Media), then "We switched our broadband to BT."
-    as (broadband, provider, BT), is one fact. In a change record the relation's words alone
+    Virgin Media." read as (broadband provider, provider, Virgin Media), then "We switched our
+    broadband to BT." as (broadband, provider, BT), is one fact. In a change record the relation's words alone
     may be that subject when the model's is no name ("My bank is Barclays." read as (bank, bank,
     Barclays), then "I moved my current account to Nationwide." as (current account, bank,
     Nationwide)). None when the model's subject has a value of the relation itself, or not
