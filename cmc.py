@@ -2831,14 +2831,17 @@ def _value_kind(text: str, value: str, *places: str) -> str:
 
 
 _PAST_WORDS = {"was", "were", "had", "did", "born"}
+_PRESENT_BEING = {"is", "are", "am"}
 
 
 def _says_past(words: Sequence[str]) -> bool:
     """Whether a record's words put its fact in the past ("was born in", "studied at"): an event
     that happened stays so, whatever changes later. A change told in the past ("moved to",
-    "switched to") is the state it brought about."""
-    return not _says_change(words) and any(
-        w in _PAST_WORDS or w in _IRREGULAR_PASTS or (w.endswith("ed") and w.isalpha()) for w in words)
+    "switched to") is the state it brought about, and a participle after a present verb of
+    being is a present passive ("The bikes are kept in the shed.")."""
+    present = any(w in _PRESENT_BEING for w in words)
+    return not _says_change(words) and any(w in _PAST_WORDS or not present and (
+        w in _IRREGULAR_PASTS or (w.endswith("ed") and w.isalpha())) for w in words)
 
 
 SUBJECT_RELATIONS = """

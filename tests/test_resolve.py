@@ -786,3 +786,14 @@ def test_a_time_the_record_says_for_a_timed_fact_is_its_value(db):
     assert cmc._time_value(db, row, "The gym now opens at 7am in the summer.") == "7am"
     assert cmc._time_value(db, row, "The gym now opens at 7am on Monday in the summer.") is None
     assert cmc._time_value(db, row, "The gym is now closed in the summer.") is None
+
+
+def test_a_present_passive_is_no_past_a_move_leaves_alone(db):
+    _model_put(db, "The bikes are kept in the shed.", ("The bikes", "kept_in", "the shed"))
+    _model_put(db, "We moved the bikes into the garage.", ("the bikes", "moved", "the garage"))
+    assert current(db) == {("bikes", "kept_in"): ("garage", 2)}
+    # ... as a past event is: where a thing was made stays so
+    _model_put(db, "The vase was made in the pottery.", ("The vase", "made_in", "the pottery"))
+    _model_put(db, "We moved the vase into the hall.", ("the vase", "moved", "the hall"))
+    assert current(db)[("vase", "made_in")] == ("pottery", 3) and current(db)[("vase", "moved")] == ("hall", 4)
+    assert cmc._says_past(["are", "kept", "in"]) is False and cmc._says_past(["studied", "at"]) is True
