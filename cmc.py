@@ -2469,10 +2469,10 @@ def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[
     """(span, key, relation) of the known subject of the row's relation that is the model's
     subject with the relation's words said after it, or left out: "Our broadband provider is
     Virgin Media." read as (broadband provider, provider, Virgin Media), then "We switched our
-    broadband to BT." as (broadband, provider, BT), is one fact. In a change record the relation's words alone
-    may be that subject when the model's is no name ("My bank is Barclays." read as (bank, bank,
-    Barclays), then "I moved my current account to Nationwide." as (current account, bank,
-    Nationwide)). None when the model's subject has a value of the relation itself, or not
+    broadband to BT." as (broadband, provider, BT), is one fact. In a change record the
+    relation's words alone may be that subject when the model's is no name ("My bank is
+    Barclays." read as (bank, bank, Barclays), then "I moved my current account to Nationwide."
+    as (current account, bank, Nationwide)). None when the model's subject has a value of the relation itself, or not
     exactly one such subject does."""
     name = _name_words(row["relation"])
     words = row["subject"].split()
@@ -3996,8 +3996,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
     any value a record names the kind of, for a question that asks who, or names with a noun
     WordNet files under no person ("Aros is *the birthplace* of …"); a value its record says is
-    of the kind asked for ("What subject …" and "Ayesha's subject is maths") gains KIND_SAID. A hop read backwards
-    after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
+    of the kind asked for ("What subject …" and "Ayesha's subject is maths") gains KIND_SAID. A
+    hop read backwards after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
     verb between its names: "Ivo Marsh directs Lumen Radio"; nothing when its record says a word
     beside the answer's kind: "Which company *employs* the designer of …" names the answer as
     the subject of "Lumen Labs employs Mira Holt"), and the kind its record names the hop's
@@ -4248,7 +4248,8 @@ def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], ev
         texts = dict(evidence.records)
     # a name the question gives is not its answer ("How does Hiro get to work?" read backwards
     # from work to Hiro): without other candidates the reader answers in its own words
-    return evidence, [c for c in candidates if all(n in texts for n in c["path"]) and entity_key(c["answer"]) not in anchors]
+    return evidence, [c for c in candidates
+                      if all(n in texts for n in c["path"]) and entity_key(c["answer"]) not in anchors]
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:

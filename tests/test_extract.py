@@ -534,8 +534,7 @@ def test_a_role_named_after_the_verb_between_the_names_is_the_second_names_fact(
     ex = cmc.validate_extraction(2, "Priya now manages the shop.", reply)
     assert (ex.triples[0].subject, ex.triples[0].object) == ("the shop", "Priya")
     # a kind of thing, no determiner: a subject has many teachers, the fact is the teacher's
-    reply = '{"status": "facts", "triples": [{"subject": "chemistry", "relation": "teacher", "object": "Mr. Shah"}]}'
-    ex = cmc.validate_extraction(6, "Mr. Shah teaches chemistry.", reply)
+    ex = cmc.validate_extraction(6, "Mr. Shah teaches chemistry.", facts_reply(("chemistry", "teacher", "Mr. Shah")))
     assert (ex.triples[0].subject, ex.triples[0].object) == ("Mr. Shah", "chemistry")
     # named after the verb, or the patient ("employee"), it stays as written, and so does a
     # verb's own noun: "support" is what Sam does
@@ -668,11 +667,9 @@ class FirstOptionModel(DoubtfulModel):
 
 
 def test_an_amount_is_a_value_never_the_thing_described():
-    reply = '{"status": "facts", "triples": [{"subject": "900", "relation": "pay", "object": "rent"}]}'
-    ex = cmc.validate_extraction(1, "I pay 900 pounds rent.", reply)
+    ex = cmc.validate_extraction(1, "I pay 900 pounds rent.", facts_reply(("900", "pay", "rent")))
     assert (ex.triples[0].subject, ex.triples[0].object) == ("rent", "900")
     # a number a function word follows is a name ("1984"), and so stays where the record says it
-    reply = '{"status": "facts", "triples": [{"subject": "1984", "relation": "author", "object": "George Orwell"}]}'
-    ex = cmc.validate_extraction(2, "1984 was written by George Orwell.", reply)
+    ex = cmc.validate_extraction(2, "1984 was written by George Orwell.", facts_reply(("1984", "author", "George Orwell")))
     assert (ex.triples[0].subject, ex.triples[0].object) == ("1984", "George Orwell")
     assert cmc._counted("The fee is £40 now.", "40") and cmc._counted("It costs $40.", "$40")
