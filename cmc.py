@@ -1239,6 +1239,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if _counted(text, s) and not _counted(text, o):
             s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
         s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
+        s, r = _noun_run_on(text, s, r, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
@@ -1259,6 +1260,27 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
+    """(subject, relation) with the subject's noun whole when a small model took the noun for
+    the relation: "The spare keys are with Nina." read as (spare, keys, Nina) is about "spare
+    keys", related to Nina by "are with". The lowercase words right after a lowercase subject
+    up to a verb of being, all said in the relation's name, belong to the subject ("Tom's
+    brother is Ken." keeps `brother`: a possessive names an owner, a role follows it)."""
+    start = text.find(s)
+    end = text.find(o, start + len(s)) if start >= 0 else -1
+    if end < 0 or _proper(s) or _possessive(s.split()[-1]):
+        return s, r
+    tokens = text[start + len(s):end].split()
+    name = words_of(r.replace("_", " "))
+    run = 0
+    while run < len(tokens) and tokens[run].isalpha() and tokens[run].islower() \
+            and tokens[run] not in _EDGE_WORDS and any(_like_word(tokens[run], n) for n in name):
+        run += 1
+    if not run or run >= len(tokens) - 1 or tokens[run] not in _BEING:
+        return s, r
+    return " ".join([s, *tokens[:run]]), "_".join(tokens[run:])
 
 
 def _counted(text: str, span: str) -> bool:
@@ -2146,6 +2168,11 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
         if recipient := _handed_to(text, fact):
             return {"subject": recipient, "subject_key": entity_key(recipient), "relation": fact["relation"],
                     "object": _spelled_in(text, fact["object"]), "object_key": entity_key(fact["object"])}
+    # "Nina gave the spare keys to Paul." after "The spare keys are with Nina."
+    for fact in [*db.execute(CURRENT_OF_VALUES, row), *db.execute(CURRENT_OF_SUBJECT, row)]:
+        if recipient := _passed_to(text, fact):
+            return {"subject": _spelled_in(text, fact["subject"]), "subject_key": fact["subject_key"],
+                    "relation": fact["relation"], "object": recipient, "object_key": entity_key(recipient)}
     if not _says_change(_words_outside(text, row["subject"], row["object"])) and not _CONSEQUENCE.search(text):
         return None
     said = f" {' '.join(words_of(text))} "
@@ -2160,10 +2187,14 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     # ... and the fact of the model's relation whose subject the record names outside the model's
     # names ("The children now see Dr. Patel at the same practice." read as (Dr. Patel, doctor,
     # the same practice); not "Tom's" of "Tom's bike was stolen, so he bought a Trek.")
+    # (or whose value it names there: "Greg is on leave, so Hannah is covering as office
+    # manager." read as (Hannah, covering_as, office manager) after "The office manager is Greg.")
     for key in dict.fromkeys(entity_key(span) for span, _, _ in record_spans(text)):
         if key and not any(f" {key} " in f" {name} " for name in (row["subject_key"], row["object_key"])):
             found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
                 CURRENT_OF_RELATION, {**row, "subject_key": key}))
+            found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
+                CURRENT_OF_VALUES, {**row, "subject_key": key, "object_key": key}))
     # the fact's subject named by itself, not as the owner in the model's other name ("Max lives
     # with Pablo's parents now." says nothing of Pablo's dog)
     owned = row["object"].split() and _possessive(row["object"].split()[0])
@@ -2173,7 +2204,10 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
                  # (or the holder the record is about and the role's words, or its subject's in a
                  # word of their stem: "Megan went to university, so Priya babysits for us now.")
                  or f["object_key"] == row["subject_key"]
-                 and (_says_relation(said, f["relation"]) or _says_relation(said, f["subject_key"])))
+                 and (_says_relation(said, f["relation"]) or _says_relation(said, f["subject_key"])
+                      # ... or the model gave the holder the fact's own relation ("Dr. Shah moved
+                      # away, so we now see Dr. Okafor." read as (Dr. Shah, doctor, Dr. Okafor))
+                      or f["relation"] == row["relation"]))
              and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:
@@ -2328,28 +2362,45 @@ def _handed_to(text: str, fact) -> str | None:
     the verb and "to" opens the recipient. ("Ana handed the report to Bo." hands a thing, not a
     role; when the value hands over, as in "Karen handed the project lead role to Victor." after
     "The project lead is Karen.", the value is replaced, as any change does.)"""
+    return _recipient(text, fact["subject"], fact["object"], _HANDING, particle=True)
+
+
+# verbs that put a thing in another's hands ("gave the spare keys to Paul", "lent", "passed")
+_GIVING = _HANDING | {"give", "gives", "gave", "given", "giving", "lend", "lends", "lent", "lending"}
+
+
+def _passed_to(text: str, fact) -> str | None:
+    """The proper name a fact's value, the thing's holder, gives the thing to: "Nina gave the
+    spare keys to Paul." after "The spare keys are with Nina.": they are with Paul now. (When
+    the owner lends a thing, as in "Mia lent the Brompton to Jo.", whose it is stays.)"""
+    return _recipient(text, fact["object"], fact["subject"], _GIVING, particle=False)
+
+
+def _recipient(text: str, giver: str, given: str, verbs: set[str], particle: bool) -> str | None:
+    """The proper name after "to" when a record says the giver, one of the verbs (with "over" or
+    "on" when `particle`), then the thing given."""
     words = words_of(text)
-    subject, value = entity_key(fact["subject"]).split(), entity_key(fact["object"]).split()
+    subject, value = entity_key(giver).split(), entity_key(given).split()
 
     def at(name: list[str], i: int) -> int | None:  # the name at i, after an article
         i += i < len(words) and words[i] in _DETERMINERS
         return i + len(name) if words[i:i + len(name)] == name else None
 
     s = next((i for i in range(len(words)) if at(subject, i) == i + len(subject)), None)
-    if s is None:
+    if s is None or not value:
         return None
     i = s + len(subject)
     i += i < len(words) and words[i] in _PRE_VERB_ADVERBS
-    if i >= len(words) or words[i] not in _HANDING:
+    if i >= len(words) or words[i] not in verbs:
         return None
     i += 1
-    particle = i < len(words) and words[i] in _HANDING_PARTICLES
-    end = at(value, i + particle)
+    over = i < len(words) and words[i] in _HANDING_PARTICLES
+    end = at(value, i + over)
     if end is None:
         return None
-    if not particle and end < len(words) and words[end] in _HANDING_PARTICLES:
-        end, particle = end + 1, True
-    if not particle or end >= len(words) or words[end] != "to":
+    if not over and end < len(words) and words[end] in _HANDING_PARTICLES:
+        end, over = end + 1, True
+    if particle and not over or end >= len(words) or words[end] != "to":
         return None
     after = " ".join(words[end + 1:])
     names = [span for span, _, _ in record_spans(text) if _proper(span) and words_of(span)
@@ -2362,7 +2413,8 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
     ("a Pixel" in "Oliver replaced his iPhone with a Pixel."): a proper name for a proper name
     (WordNet's kinds are a common noun's: it files "Karen" under communication), else of the
     value's kind when WordNet knows it ("a viola" for "her cello"), else a proper name WordNet
-    does not know ("Pilates" for "spin"); not a time; None unless exactly one."""
+    does not know ("Pilates" for "spin"); not a time; of several, the one said after "now" or
+    "became"; None unless exactly one."""
     kind = "" if _proper(fact["object"]) else LEXICON.first_noun_kind(fact["object"])
     found = {}
     for span, start, _ in record_spans(text):
@@ -2381,6 +2433,9 @@ def _other_name(text: str, fact, taken: set[str]) -> str | None:
         if kind and kind in LEXICON.noun_kinds(name) or (not kind or unknown) and start > 0 and _proper(name):
             found.setdefault(entity_key(name), name)
     keys = [k for k in found if not any(k != other and f" {k} " in f" {other} " for other in found)]
+    if len(keys) > 1:  # the one said as what the fact is now ("… and Kate's line manager is now Fiona.")
+        keys = [k for k in keys if re.search(r"\b(?:now|became|becomes)\s+(?:(?:is|are)\s+)?"
+                                             + _name_pattern(found[k]), text, re.IGNORECASE)]
     return found[keys[0]] if len(keys) == 1 else None
 
 
@@ -2677,6 +2732,57 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
+# verbs that say a thing is in someone's use and nothing of what it is to them ("uses", "goes to")
+_LIGHT_VERBS = {"use", "uses", "used", "using", "go", "goes", "went", "going", "see", "sees", "saw", "seeing",
+                "visit", "visits", "visited", "visiting", "have", "has", "had", "having"}
+
+
+def _redone(relation: str, old: str) -> bool:
+    """Whether a relation's name is another's with "re" before it, in a form of its own: the
+    same thing done again ("remortgaged_with" for "mortgage", "rebooked" for "booked_at")."""
+    return relation.startswith("re") and _like_word(relation[2:], old)
+
+
+def _way_to(text: str, fact, place: str = "") -> bool:
+    """Whether a record says "to" a place (a fact's value, unless given) after the fact's
+    subject, with no name between: "Kate now drives to work.", or after the fact's value when
+    a place is given: "Kate takes the train to work." goes to work by train."""
+    if not place:
+        between = _words_between(text, fact["subject"], fact["object"])
+        return between is not None and between[-1:] == ["to"]
+    after = _words_between(text, fact["object"], place)
+    return after == ["to"]
+
+
+def _role_like(old, name: Sequence[str], row: dict) -> bool:
+    """Whether an earlier fact was said as a role of that name (`_role_said`) and a new value may
+    take its place: both proper names ("Specsavers" for "Vision Express"), the new one no place
+    unless the old one is ("Kai now goes to Paris." says nothing of his gym). A brand's name may
+    be a common word ("Dell", "Three"), so no other kind tells them apart."""
+    new_kind, old_kind = LEXICON.whole_kind(row["object"]), LEXICON.whole_kind(old["object"])
+    return _role_said(old, name) and _proper(row["object"]) and _proper(old["object"]) \
+        and (new_kind != "location" or old_kind == "location")
+
+
+def _role_said(old, name: Sequence[str]) -> bool:
+    """Whether a record said its fact as what the value is to the subject, the relation's name
+    and a verb of being between them ("Greta's phone is a Samsung Galaxy."; not "Ola works at
+    Acme.")."""
+    between = _words_between(old["text"], old["subject"], old["object"]) or []
+    said = [w for w in between if w not in _BEING | _DETERMINERS]
+    return bool(said) and len(said) < len(between) and all(any(_like_word(w, n) for n in name) for w in said)
+
+
+def _light_verb_only(text: str, row: dict) -> bool:
+    """Whether a record says nothing from its subject to its object but one light verb, with
+    adverbs, articles and prepositions ("Helen now goes to Specsavers …"; "Priya is now on
+    Three."; not "Felix now supports Everton.")."""
+    between = _words_between(text, row["subject"], row["object"]) or []
+    said = [w for w in between if w not in _PRE_VERB_ADVERBS | _DETERMINERS | _PREPOSITIONS]
+    return len(said) == 1 and (said[0] in _LIGHT_VERBS or said[0] in _BEING and len(between) > 1
+                               and between[-1] in _PREPOSITIONS)
+
+
 def _alike_between(text: str, row: dict, theirs: Sequence[str]) -> bool:
     """Whether a record's own words from its subject to its object ("prefers" of "Nora prefers
     Daily Grind these days.", change words aside) and another record's words are alike, both
@@ -2737,7 +2843,14 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     "Ava walks to school.": how Ava gets there changed; "Lucia sold her Fiat." ends no fact of
     the Fiat, it is one of its own). Returns the record's relation."""
     words = _words_outside(text, row["subject"], row["object"])
-    if db.execute(CURRENT_VALUE, row).fetchone() is not None or not _says_change(words):
+    if db.execute(CURRENT_VALUE, row).fetchone() is not None:
+        return row["relation"]
+    # a relation named as its subject's fact done again ("Theo remortgaged with Barclays." named
+    # `remortgage` after "Theo's mortgage is with Halifax.")
+    again = {old["relation"] for old in db.execute(SUBJECT_EDGES, row) if _redone(row["relation"], old["relation"])}
+    if len(again) == 1:
+        return again.pop()
+    if not _says_change(words):
         return row["relation"]
     present = [old for old in db.execute(SUBJECT_EDGES, row) if old["relation"] != row["relation"]
                and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))]
@@ -2759,6 +2872,17 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
              if _alike_between(text, row, _words_outside(old["text"], old["subject"], old["object"]))}
     if len(alike) == 1:
         return alike.pop()
+    # ... else the one whose record goes "to" the record's value after its own: a new way there
+    # ("Kate now drives to work." after "Kate takes the train to work.")
+    ways = {old["relation"] for old in facts if _way_to(text, row) and _way_to(old["text"], old, row["object"])}
+    if len(ways) == 1:
+        return ways.pop()
+    # ... else after a light verb the one fact said as a role whose value the new one may replace
+    # ("Helen now goes to Specsavers for her eyes." after "Helen's optician is Vision Express.")
+    light = _light_verb_only(text, row)
+    roles = {old["relation"] for old in facts if light and _role_like(old, _name_words(old["relation"]), row)}
+    if len(roles) == 1:
+        return roles.pop()
     kind = _value_kind(text, row["object"], *_destination(words))
     same = {old["relation"] for old in facts if kind and _old_kind(old) == kind}
     if not same:  # "Grace moved to Galway." after "Grace lives in Cork.": a cork is first a substance
@@ -3647,6 +3771,12 @@ class Lexicon:
                 return lemma.noun_kinds
         return ()
 
+    def whole_kind(self, name: str) -> str:
+        """The kind of the first noun sense of a name as a whole ("Paris": location), or '' when
+        WordNet does not know the whole name ("Samsung Galaxy", "Specsavers")."""
+        lemma = self.entry("_".join(words_of(name)))
+        return lemma.noun_kinds[0] if lemma and lemma.noun_kinds else ""
+
     def first_noun_kind(self, name: str) -> str:
         """The kind of a name's first WordNet noun sense ("Cardiff": location), or ''."""
         return next(iter(self.noun_kinds(name)), "")
@@ -3733,6 +3863,16 @@ def asks_for_time(question: str) -> bool | None:
 def _question_word(question: str) -> str:
     """The question's first question word (what, which, whose, who, whom, where, when, how), or ''."""
     return next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
+
+
+def _asks_how(question: str) -> bool:
+    """Whether a question asks in what way ("How does Kate get to work?"), not how much, many or
+    long: "how" and then a verb."""
+    words = words_of(question)
+    return any(a == "how" and b in _AUXILIARIES for a, b in zip(words, words[1:]))
+
+
+_AUXILIARIES = {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "should"}
 
 
 def asks_for_person(question: str) -> bool:
@@ -4247,9 +4387,14 @@ def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], ev
         evidence = focus(evidence, candidates, edges, question, budget)
         texts = dict(evidence.records)
     # a name the question gives is not its answer ("How does Hiro get to work?" read backwards
-    # from work to Hiro): without other candidates the reader answers in its own words
-    return evidence, [c for c in candidates
-                      if all(n in texts for n in c["path"]) and entity_key(c["answer"]) not in anchors]
+    # from work to Hiro): without other candidates the reader answers in its own words, as it
+    # does when that name ranks first for a question of how: it asks how its names are linked,
+    # not for a name the link does not reach ("How does Kate get to work?" and Sara, who walks
+    # to work)
+    shown = [c for c in candidates if all(n in texts for n in c["path"])]
+    if shown and _asks_how(question) and entity_key(shown[0]["answer"]) in anchors:
+        return evidence, []
+    return evidence, [c for c in shown if entity_key(c["answer"]) not in anchors]
 
 
 def answer_prompt(evidence: Evidence, question: str) -> str:

@@ -752,6 +752,26 @@ def test_a_name_the_question_gives_is_not_its_answer(db):
     assert cmc.answer(model, question, anchors, edges, evidence).answer == "the train"
 
 
+def test_a_question_whose_names_rank_first_is_answered_in_the_readers_words(db):
+    # the link between the question's names ranks first: a name reached only from "work" (Sara,
+    # who walks there) is no answer to how Kate gets there
+    put(db, "Kate now drives to work.", ("Kate", "commute", "work"))
+    put(db, "Sara now walks to work.", ("Sara", "commute", "work"))
+    question = "How does Kate get to work?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    assert ranked(db, question)[:2] == ["Kate", "Sara"]
+    _, shown = cmc.reader_view(question, anchors, edges, evidence)
+    assert not shown
+    # ... not when the question asks for another thing: the name it gives is just not offered
+    put(db, "Tom lives in Leeds.", ("Tom", "lives_in", "Leeds"))
+    put(db, "Leeds is in Yorkshire.", ("Leeds", "in", "Yorkshire"))
+    question = "In which county is Leeds, where Tom lives?"
+    anchors, edges, evidence = cmc.select_evidence(db, question)
+    assert ranked(db, question) == ["Leeds", "Yorkshire"]
+    assert [c["answer"] for c in cmc.reader_view(question, anchors, edges, evidence)[1]] == ["Yorkshire"]
+    assert not cmc._asks_how("How much does Kate pay for the train?")
+
+
 def test_a_value_its_record_says_is_of_the_kind_asked_for_answers(db):
     put(db, "Ayesha teaches at Hill Primary.", ("Ayesha", "teacher", "Hill Primary"))
     put(db, "Ayesha's subject is maths.", ("Ayesha", "subject_is", "maths"))

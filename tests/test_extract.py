@@ -131,6 +131,20 @@ def test_a_name_read_as_the_relation_and_a_word_as_the_object_are_swapped_back()
         ("Hannah", "Language", "learning"))).triples == [cmc.Triple("Hannah", "Language", "learning")]
 
 
+def test_a_noun_read_as_the_relation_after_a_lowercase_subject_is_the_subjects():
+    # a small model cut "spare keys" short and named the fact after its noun
+    text = "The spare keys are with Nina."
+    assert cmc.validate_extraction(7, text, facts_reply(("Nina", "keys", "spare"))).triples == \
+        [cmc.Triple("spare keys", "are_with", "Nina")]
+    assert cmc.validate_extraction(7, "The spare key is under the mat.", facts_reply(
+        ("The spare", "key_is_under", "the mat"))).triples == [cmc.Triple("The spare key", "is_under", "the mat")]
+    # a possessive's role, a proper name's, or no verb of being after the noun: as read
+    for text, triple in [("Tom's brother is Ken.", ("Tom's", "brother", "Ken")),
+                         ("Acme CEO is Bo Lind.", ("Acme", "CEO", "Bo Lind")),
+                         ("The spare keys hang by the door.", ("spare", "keys", "door"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
+
+
 def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
     text = "Noah gave up tennis and took up squash."
     for read in ("took up squash", "up squash"):

@@ -572,6 +572,20 @@ def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_record
     _model_put(db, "The Swan is fully booked, so Grandpa's birthday dinner will be at The Crown.",
                ("The Swan", "party", "Grandpa's"))
     assert current(db)[("grandpa", "birthday")] == ("crown", 15) and ("swan", "party") not in current(db)
+    # ... the model read neither the value nor the subject: the value's other fact is named
+    _model_put(db, "The office manager is Greg.", ("office", "manager", "Greg"))
+    _model_put(db, "Greg is on leave, so Hannah is covering as office manager.",
+               ("Hannah", "covering_as", "office manager"))
+    assert current(db)[("office", "manager")] == ("hannah", 17) and ("hannah", "covering_as") not in current(db)
+    # of two other names, the one said as what the fact is now
+    _model_put(db, "Kate's line manager is Omar.", ("Kate's", "manager", "Omar"))
+    _model_put(db, "Omar moved to the Leeds office and Kate's line manager is now Fiona.",
+               ("Omar", "manager", "Kate's"))
+    assert current(db)[("kate", "manager")] == ("fiona", 19) and ("omar", "manager") not in current(db)
+    # the holder given the fact's own relation by a small model: the holder's place is taken
+    _model_put(db, "Our GP is Dr. Shah.", ("GP", "doctor", "Dr. Shah"))
+    _model_put(db, "Dr. Shah moved away, so we now see Dr. Okafor.", ("Dr. Shah", "doctor", "Dr. Okafor"))
+    assert current(db)[("gp", "doctor")] == ("dr okafor", 21) and ("dr shah", "doctor") not in current(db)
 
 
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
@@ -588,6 +602,84 @@ def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
     _model_put(db, "Ana wrote the report.", ("Ana", "wrote", "report"))
     _model_put(db, "Ana handed the report to Bo.", ("Ana", "wrote", "report"))
     assert db.execute("SELECT subject FROM assertions WHERE serial = 8").fetchone()[0] == "Ana"
+
+
+def test_a_thing_its_holder_gives_to_someone_is_with_the_recipient(db):
+    _model_put(db, "The spare keys are with Nina.", ("spare keys", "with", "Nina"))
+    _model_put(db, "Nina gave the spare keys to Paul.", ("Nina", "keys", "Paul"))
+    _model_put(db, "The drill is with Sam.", ("drill", "with", "Sam"))
+    _model_put(db, "Sam lent the drill to Omar Haddad.", ("drill", "lent", "Omar Haddad"))
+    assert current(db) == {("spare keys", "with"): ("paul", 2), ("drill", "with"): ("omar haddad", 4)}
+    assert db.execute("SELECT subject FROM assertions WHERE serial = 2").fetchone()[0] == "spare keys"
+    # the owner lending a thing does not change whose it is; nor does a holder giving another thing
+    _model_put(db, "Mia's bike is a Brompton.", ("Mia's", "bike", "Brompton"))
+    _model_put(db, "Mia lent the Brompton to Jo.", ("Mia", "lent", "Jo"))
+    _model_put(db, "The camera is with Lena.", ("camera", "with", "Lena"))
+    _model_put(db, "Lena gave the tripod to Paul.", ("Lena", "gave", "Paul"))
+    assert current(db)[("mia", "bike")] == ("brompton", 5) and current(db)[("camera", "with")] == ("lena", 7)
+
+
+def test_a_new_way_to_the_place_an_earlier_fact_went_to_changes_that_fact(db):
+    # "Kate takes the train to work." went to work by train: "now drives to work" changes how
+    _model_put(db, "Kate takes the train to work.", ("Kate", "work_at", "train"))
+    _model_put(db, "Kate works at Acme.", ("Kate", "employer", "Acme"))
+    _model_put(db, "Kate now drives to work.", ("Kate", "now_drives_to", "work"))
+    assert current(db) == {("kate", "work_at"): ("work", 3), ("kate", "employer"): ("acme", 2)}
+    # a way to another place, or the place not gone to: a fact of its own
+    _model_put(db, "Ivo takes the bus to work.", ("Ivo", "takes", "bus"))
+    _model_put(db, "Ivo now drives to Leeds.", ("Ivo", "now_drives_to", "Leeds"))
+    _model_put(db, "Uma takes the tram to work.", ("Uma", "work_at", "tram"))
+    _model_put(db, "Uma now loves work.", ("Uma", "now_loves", "work"))
+    assert {k: v[0] for k, v in current(db).items() if k[0] in ("ivo", "uma")} == \
+        {("ivo", "takes"): "bus", ("ivo", "now_drives_to"): "leeds", ("uma", "work_at"): "tram",
+         ("uma", "now_loves"): "work"}
+
+
+def test_a_relation_named_as_a_fact_done_again_changes_that_fact(db):
+    _model_put(db, "Theo's mortgage is with Halifax.", ("Theo's", "mortgage", "Halifax"))
+    _model_put(db, "Theo remortgaged with Barclays.", ("Theo", "remortgaged_with", "Barclays"))
+    _model_put(db, "Theo's table is booked at Nando's.", ("Theo's", "booked_at", "Nando's"))
+    _model_put(db, "Theo reads at the library.", ("Theo", "reads_at", "library"))  # no "ads_at" fact
+    assert current(db) == {("theo", "mortgage"): ("barclays", 2), ("theo", "booked_at"): ("nando", 3),
+                           ("theo", "reads_at"): ("library", 4)}
+
+
+def test_a_light_verb_and_a_new_proper_name_change_the_fact_its_owner_named(db):
+    # "uses", "goes to" say nothing of what the thing is to its user: the copied name stands
+    _model_put(db, "Greta's phone is a Samsung Galaxy.", ("Greta's", "phone", "Samsung Galaxy"))
+    _model_put(db, "Greta now uses an iPhone 15.", ("Greta", "phone", "iPhone 15"))
+    _model_put(db, "Helen's optician is Vision Express.", ("Helen's", "optician", "Vision Express"))
+    _model_put(db, "Helen now goes to Specsavers for her eyes.", ("Helen", "optician", "Specsavers"))
+    assert current(db) == {("greta", "phone"): ("iphone 15", 2), ("helen", "optician"): ("specsavers", 4)}
+    # ... and so does the model's own name for it
+    _model_put(db, "Ivy's vet is Paws Clinic.", ("Ivy's", "vet", "Paws Clinic"))
+    _model_put(db, "Ivy now goes to Riverside Vets.", ("Ivy", "now_goes_to", "Riverside Vets"))
+    assert current(db)[("ivy", "vet")] == ("riverside vets", 6) and ("ivy", "now_goes_to") not in current(db)
+    # a brand named with a common word ("Dell" is a hollow, "Three" a number) and "is now on"
+    _model_put(db, "Jack's laptop is a Dell.", ("Jack's", "laptop", "Dell"))
+    _model_put(db, "Jack now uses a MacBook Air.", ("Jack", "now_uses_a", "MacBook Air"))
+    _model_put(db, "Priya's mobile network is Vodafone.", ("Priya's", "mobile_network", "Vodafone"))
+    _model_put(db, "Priya is now on Three.", ("Priya", "is_now_on", "Three"))
+    assert current(db)[("jack", "laptop")] == ("macbook air", 8)
+    assert current(db)[("priya", "mobile_network")] == ("three", 10)
+    _model_put(db, "Uma's bank is Monzo.", ("Uma's", "bank", "Monzo"))
+    _model_put(db, "Uma is now Head Girl.", ("Uma", "is_now", "Head Girl"))  # no preposition: what Uma is
+    assert current(db)[("uma", "bank")] == ("monzo", 11)
+    # no change said, a verb of its own, or a name WordNet knows as a place: a fact of its own
+    _model_put(db, "Ida's bank is Monzo.", ("Ida's", "bank", "Monzo"))
+    _model_put(db, "Ida uses Revolut for trips.", ("Ida", "bank", "Revolut"))
+    _model_put(db, "Kai's gym is PureGym.", ("Kai's", "gym", "PureGym"))
+    _model_put(db, "Kai now goes to Paris.", ("Kai", "gym", "Paris"))
+    _model_put(db, "Una's dentist is Dr. Roy.", ("Una's", "dentist", "Dr. Roy"))
+    _model_put(db, "Una now trains with Dr. Lamb.", ("Una", "dentist", "Dr. Lamb"))
+    # ... or an old fact not said as what its value is to the subject
+    _model_put(db, "Ola shops at Green Cafe.", ("Ola", "shops_at", "Green Cafe"))
+    _model_put(db, "Ola now uses Revolut.", ("Ola", "shops_at", "Revolut"))
+    _model_put(db, "Pia supports Hilltop Rovers.", ("Pia", "support", "Hilltop Rovers"))
+    _model_put(db, "Pia now goes to Quillby Gym.", ("Pia", "support", "Quillby Gym"))
+    assert {k: v[0] for k, v in current(db).items() if k[1] in ("bank", "gym", "dentist", "shops_at", "support")} == \
+        {("ida", "bank"): "monzo", ("uma", "bank"): "monzo", ("kai", "gym"): "puregym", ("una", "dentist"): "dr roy",
+         ("ola", "shops_at"): "green cafe", ("pia", "support"): "hilltop rovers"}
 
 
 def test_a_second_fact_of_a_change_the_model_did_not_read_restates_the_fact_told_alike(db):
