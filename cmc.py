@@ -2205,9 +2205,11 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
                  # word of their stem: "Megan went to university, so Priya babysits for us now.")
                  or f["object_key"] == row["subject_key"]
                  and (_says_relation(said, f["relation"]) or _says_relation(said, f["subject_key"])
-                      # ... or the model gave the holder the fact's own relation ("Dr. Shah moved
-                      # away, so we now see Dr. Okafor." read as (Dr. Shah, doctor, Dr. Okafor))
-                      or f["relation"] == row["relation"]))
+                      # ... or the model gave the holder the fact's own relation and the record
+                      # goes on from the holder with ", so" ("Dr. Shah moved away, so we now see
+                      # Dr. Okafor." read as (Dr. Shah, doctor, Dr. Okafor); not "Luna now eats
+                      # Purina." read as Luna's `cat` after "Our cat Luna eats Whiskas.")
+                      or f["relation"] == row["relation"] and bool(_CONSEQUENCE.search(text))))
              and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:

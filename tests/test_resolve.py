@@ -586,6 +586,10 @@ def test_a_change_that_names_a_value_and_its_relation_gives_that_fact_the_record
     _model_put(db, "Our GP is Dr. Shah.", ("GP", "doctor", "Dr. Shah"))
     _model_put(db, "Dr. Shah moved away, so we now see Dr. Okafor.", ("Dr. Shah", "doctor", "Dr. Okafor"))
     assert current(db)[("gp", "doctor")] == ("dr okafor", 21) and ("dr shah", "doctor") not in current(db)
+    # ... not without ", so": a copy of the relation a batch offered
+    _model_put(db, "Our cat Luna eats Whiskas.", ("cat", "cat", "Luna"))
+    _model_put(db, "Luna now eats Purina.", ("Luna", "cat", "Purina"))
+    assert current(db)[("cat", "cat")] == ("luna", 22)
 
 
 def test_a_value_handed_over_by_the_facts_subject_is_the_recipients(db):
