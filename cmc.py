@@ -2756,13 +2756,13 @@ def _way_to(text: str, fact, place: str = "") -> bool:
     return after == ["to"]
 
 
-def _role_like(old, name: Sequence[str], row: dict) -> bool:
-    """Whether an earlier fact was said as a role of that name (`_role_said`) and a new value may
-    take its place: both proper names ("Specsavers" for "Vision Express"), the new one no place
+def _role_like(old, row: dict) -> bool:
+    """Whether an earlier fact was said as a role (`_role_said`) and a new value may take its
+    place: both proper names ("Specsavers" for "Vision Express"), the new one no place
     unless the old one is ("Kai now goes to Paris." says nothing of his gym). A brand's name may
     be a common word ("Dell", "Three"), so no other kind tells them apart."""
     new_kind, old_kind = LEXICON.whole_kind(row["object"]), LEXICON.whole_kind(old["object"])
-    return _role_said(old, name) and _proper(row["object"]) and _proper(old["object"]) \
+    return _role_said(old, _name_words(old["relation"])) and _proper(row["object"]) and _proper(old["object"]) \
         and (new_kind != "location" or old_kind == "location")
 
 
@@ -2839,7 +2839,12 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     one fact whose value is not either ("Felix joined Nordhaus." after "Felix works at
     Brightline."). Read alone, without earlier records to copy a name from, a small model names
     the fact after its verb (`moved_to`), and "Where does Tom live?" would still find Bristol.
-    Two facts of the value's kind change nothing. A record that says the fact holds "now" or
+    Two facts of the value's kind change nothing. Before those kinds: the fact whose record
+    went "to" the record's value after its own ("Kate now drives to work." after "Kate takes
+    the train to work."), then, after one light verb, the one fact said as a role
+    (`_role_like`: "Helen now goes to Specsavers." after "Helen's optician is Vision
+    Express."). A relation named as a fact done again is that fact, change said or not
+    ("remortgaged_with" after `mortgage`). A record that says the fact holds "now" or
     "instead" changes the one current fact of its subject with the same value, whatever else
     it is named ("Ava now takes the bus to school." read as `now_takes_the_bus_to` school after
     "Ava walks to school.": how Ava gets there changed; "Lucia sold her Fiat." ends no fact of
@@ -2876,13 +2881,14 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         return alike.pop()
     # ... else the one whose record goes "to" the record's value after its own: a new way there
     # ("Kate now drives to work." after "Kate takes the train to work.")
-    ways = {old["relation"] for old in facts if _way_to(text, row) and _way_to(old["text"], old, row["object"])}
+    way = _way_to(text, row)
+    ways = {old["relation"] for old in facts if way and _way_to(old["text"], old, row["object"])}
     if len(ways) == 1:
         return ways.pop()
     # ... else after a light verb the one fact said as a role whose value the new one may replace
     # ("Helen now goes to Specsavers for her eyes." after "Helen's optician is Vision Express.")
     light = _light_verb_only(text, row)
-    roles = {old["relation"] for old in facts if light and _role_like(old, _name_words(old["relation"]), row)}
+    roles = {old["relation"] for old in facts if light and _role_like(old, row)}
     if len(roles) == 1:
         return roles.pop()
     kind = _value_kind(text, row["object"], *_destination(words))
