@@ -2173,7 +2173,8 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
         if recipient := _passed_to(text, fact):
             return {"subject": _spelled_in(text, fact["subject"]), "subject_key": fact["subject_key"],
                     "relation": fact["relation"], "object": recipient, "object_key": entity_key(recipient)}
-    if not _says_change(_words_outside(text, row["subject"], row["object"])) and not _CONSEQUENCE.search(text):
+    so = bool(_CONSEQUENCE.search(text))
+    if not _says_change(_words_outside(text, row["subject"], row["object"])) and not so:
         return None
     said = f" {' '.join(words_of(text))} "
     # the facts whose value the model read as a name, and those of its subject (or object) whose
@@ -2209,7 +2210,7 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
                       # goes on from the holder with ", so" ("Dr. Shah moved away, so we now see
                       # Dr. Okafor." read as (Dr. Shah, doctor, Dr. Okafor); not "Luna now eats
                       # Purina." read as Luna's `cat` after "Our cat Luna eats Whiskas.")
-                      or f["relation"] == row["relation"] and bool(_CONSEQUENCE.search(text))))
+                      or f["relation"] == row["relation"] and so))
              and f["subject_key"] != f["object_key"]
              and not _CHANGE_WORDS & set(f["object_key"].split())]
     if len(facts) != 1:
@@ -2734,11 +2735,6 @@ def _said_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     return row["relation"]
 
 
-# verbs that say a thing is in someone's use and nothing of what it is to them ("uses", "goes to")
-_LIGHT_VERBS = {"use", "uses", "used", "using", "go", "goes", "went", "going", "see", "sees", "saw", "seeing",
-                "visit", "visits", "visited", "visiting", "have", "has", "had", "having"}
-
-
 def _redone(relation: str, old: str) -> bool:
     """Whether a relation's name is another's with "re" before it, in a form of its own: the
     same thing done again ("remortgaged_with" for "mortgage", "rebooked" for "booked_at")."""
@@ -2761,9 +2757,9 @@ def _role_like(old, row: dict) -> bool:
     place: both proper names ("Specsavers" for "Vision Express"), the new one no place
     unless the old one is ("Kai now goes to Paris." says nothing of his gym). A brand's name may
     be a common word ("Dell", "Three"), so no other kind tells them apart."""
-    new_kind, old_kind = LEXICON.whole_kind(row["object"]), LEXICON.whole_kind(old["object"])
-    return _role_said(old, _name_words(old["relation"])) and _proper(row["object"]) and _proper(old["object"]) \
-        and (new_kind != "location" or old_kind == "location")
+    if not (_role_said(old, _name_words(old["relation"])) and _proper(row["object"]) and _proper(old["object"])):
+        return False
+    return LEXICON.whole_kind(row["object"]) != "location" or LEXICON.whole_kind(old["object"]) == "location"
 
 
 def _role_said(old, name: Sequence[str]) -> bool:
@@ -2773,6 +2769,11 @@ def _role_said(old, name: Sequence[str]) -> bool:
     between = _words_between(old["text"], old["subject"], old["object"]) or []
     said = [w for w in between if w not in _BEING | _DETERMINERS]
     return bool(said) and len(said) < len(between) and all(any(_like_word(w, n) for n in name) for w in said)
+
+
+# verbs that say a thing is in someone's use and nothing of what it is to them ("uses", "goes to")
+_LIGHT_VERBS = {"use", "uses", "used", "using", "go", "goes", "went", "going", "see", "sees", "saw", "seeing",
+                "visit", "visits", "visited", "visiting", "have", "has", "had", "having"}
 
 
 def _light_verb_only(text: str, row: dict) -> bool:
@@ -2854,12 +2855,13 @@ def _changed_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         return row["relation"]
     # a relation named as its subject's fact done again ("Theo remortgaged with Barclays." named
     # `remortgage` after "Theo's mortgage is with Halifax.")
-    again = {old["relation"] for old in db.execute(SUBJECT_EDGES, row) if _redone(row["relation"], old["relation"])}
+    edges = db.execute(SUBJECT_EDGES, row).fetchall()
+    again = {old["relation"] for old in edges if _redone(row["relation"], old["relation"])}
     if len(again) == 1:
         return again.pop()
     if not _says_change(words):
         return row["relation"]
-    present = [old for old in db.execute(SUBJECT_EDGES, row) if old["relation"] != row["relation"]
+    present = [old for old in edges if old["relation"] != row["relation"]
                and not _says_past(_words_outside(old["text"], old["subject"], old["object"]))]
     same_value = {old["relation"] for old in present if entity_key(old["object"]) == row["object_key"]}
     if len(same_value) == 1 and _NOW_OR_INSTEAD & set(words):
@@ -3873,14 +3875,14 @@ def _question_word(question: str) -> str:
     return next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
 
 
+_AUXILIARIES = {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "should"}
+
+
 def _asks_how(question: str) -> bool:
     """Whether a question asks in what way ("How does Kate get to work?"), not how much, many or
     long: "how" and then a verb."""
     words = words_of(question)
     return any(a == "how" and b in _AUXILIARIES for a, b in zip(words, words[1:]))
-
-
-_AUXILIARIES = {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "should"}
 
 
 def asks_for_person(question: str) -> bool:
