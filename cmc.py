@@ -1240,6 +1240,8 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
         s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
         s, r = _noun_run_on(text, s, r, o)
+        s, r = _own_clause(text, s, r, o)
+        r, o = _noun_before_place(text, r, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
@@ -1281,6 +1283,42 @@ def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     if not run or run >= len(tokens) - 1 or tokens[run] not in _BEING:
         return s, r
     return " ".join([s, *tokens[:run]]), "_".join(tokens[run:])
+
+
+# a clause's own subject up to its verb of being: "[our] landlord is now", "[Li's] boss is"
+_CLAUSE_SUBJECT = re.compile(r"\s*(?:so\s+|then\s+)?(?:(?:my|our|your|his|her|their|the)\s+|([A-Z][\w.-]*['’]s?)\s+)?"
+                             r"((?:[a-z]+\s+){0,2}?[a-z]+)\s+(?:(?:%s)\s+)*(?:is|are|was|were)(?:\s+(?:%s))*\s*"
+                             % ("|".join(_PRE_VERB_ADVERBS), "|".join(_PRE_VERB_ADVERBS)))
+
+
+def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
+    """(subject, relation) of the clause the object is said in, when a clause break comes between
+    the model's subject and object and that clause names its own subject before a verb of being:
+    "The flat was sold, and our landlord is now Mrs. Ahmed." read as (The flat,
+    sold_and_our_landlord_is_now, Mrs. Ahmed) is our landlord's fact, `landlord`, as "Our landlord
+    is Mrs. Ahmed." would be read; "Li left, so Li's boss is Ann." Li's `boss`. Else as read."""
+    start = text.find(s)
+    end = text.find(o, start + len(s)) if start >= 0 else -1
+    if end < 0:
+        return s, r
+    clauses = _CLAUSE_BREAK.split(text[start + len(s):end])
+    m = _CLAUSE_SUBJECT.fullmatch(clauses[-1]) if len(clauses) > 1 else None
+    if not m or any(w in _EDGE_WORDS | _PREPOSITIONS | _CLAUSE_WORDS for w in m[2].split()):
+        return s, r
+    return (m[1] or m[2]), "_".join(m[2].split()) if m[1] else m[2].split()[-1]
+
+
+def _noun_before_place(text: str, r: str, o: str) -> tuple[str, str]:
+    """(relation, object) with the place a proper name only locates made whole, when a small
+    model put its noun in the relation's name: "Maya works at the bakery on Mill Lane." read as
+    (Maya, work_at_the_bakery, Mill Lane) works at "the bakery on Mill Lane". Else as read."""
+    m = re.search(r"(?<!\w)(at|in|for|with)\s+((?:the|a|an)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\s+(?:on|in|at|near|by|off)\s+)"
+                  + re.escape(o) + r"(?!\w)", text)
+    if not m or not _proper(o) or m[3] in _EDGE_WORDS or not any(_like_word(m[3], n) for n in words_of(r.replace("_", " "))):
+        return r, o
+    said = words_of(r.replace("_", " "))  # "work_at_the_bakery": work_at
+    said = said[:said.index(m[1]) + 1] if m[1] in said else [*words_of(text[:m.start(1)])[-1:], m[1]]
+    return "_".join(said), m[2] + o
 
 
 def _counted(text: str, span: str) -> bool:
@@ -1993,6 +2031,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
                 row["subject"], row["subject_key"] = \
                     _named_subject(db, row, text) or (row["subject"], row["subject_key"])
+                row["subject_key"], row["relation"] = _switched_plural(db, row, text) or (row["subject_key"], row["relation"])
                 row["subject"], row["subject_key"], row["relation"] = \
                     _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"], row["relation"])
                 row.update(_renewed(db, row, text) or {})
@@ -2521,6 +2560,27 @@ def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     if relation == facts[0]["relation"]:  # copied: "Leah's Polo is parked on …" says `parked_on`
         relation = _own_relation(db, text, row["subject"], row["object"], row["serial"]) or relation
     return {"subject": " ".join(words[1:]), "subject_key": entity_key(facts[0]["object"]), "relation": relation}
+
+
+_SWITCHING = {"switch", "switched", "switches", "switching", "change", "changed", "changes", "changing",
+              "swap", "swapped", "swaps", "swapping"}
+
+
+def _switched_plural(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str] | None:
+    """(key, relation) of the one current fact of the thing a plural after "switched" or
+    "changed" names: "We switched dentists to Dr. Moore." (English says the new one with the
+    plural: "changed banks", "swapped gyms") read as (dentists, doctor, Dr. Moore) after "Our
+    dentist is Dr. Patel." is the dentist's fact. None when the plural is a subject the memory
+    knows, or its one word is no plural of a subject with exactly one current fact."""
+    words = row["subject_key"].split()
+    if len(words) != 1 or _proper(row["subject"]) or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0] \
+            or not re.search(r"\b(?:%s)\s+%s\b" % ("|".join(_SWITCHING), re.escape(row["subject"])), text, re.IGNORECASE):
+        return None
+    for base in LEXICON.bases(words[0]):
+        facts = {f["relation"] for f in db.execute(SUBJECT_EDGES, {"subject_key": base})} if base != words[0] else ()
+        if len(facts) == 1:
+            return base, facts.pop()
+    return None
 
 
 def _relation_in_subject(db: sqlite3.Connection, row: dict, text: str) -> tuple[str, str, str] | None:

@@ -145,6 +145,34 @@ def test_a_noun_read_as_the_relation_after_a_lowercase_subject_is_the_subjects()
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
 
 
+def test_a_fact_said_in_a_later_clause_is_of_that_clauses_own_subject():
+    # a small model ran the subject of the first clause on to the value of the second
+    text = "The flat was sold, and our landlord is now Mrs. Ahmed."
+    assert cmc.validate_extraction(7, text, facts_reply(("The flat", "sold_and_our_landlord_is_now", "Mrs. Ahmed"))) \
+        .triples == [cmc.Triple("landlord", "landlord", "Mrs. Ahmed")]
+    text = "Li left, so Li's boss is now Ann."
+    assert cmc.validate_extraction(7, text, facts_reply(("Li", "left", "Ann"))).triples == \
+        [cmc.Triple("Li's", "boss", "Ann")]
+    # one clause, or a later clause that says more than its subject and a verb of being: as read
+    for text, triple in [("The flat was sold to Mrs. Ahmed.", ("The flat", "sold_to", "Mrs. Ahmed")),
+                         ("Tom lives in Leeds, and Ana is in York.", ("Tom", "lives_in", "York")),
+                         ("Tom left, so the team is led by Ann.", ("Tom", "led_by", "Ann")),
+                         ("Tom has a new boss, who is Ann.", ("Tom", "boss", "Ann"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
+
+
+def test_a_place_named_by_the_noun_the_model_put_in_the_relation_is_whole():
+    text = "Maya works at the bakery on Mill Lane."
+    assert cmc.validate_extraction(7, text, facts_reply(("Maya", "work_at_the_bakery", "Mill Lane"))).triples == \
+        [cmc.Triple("Maya", "work_at", "the bakery on Mill Lane")]
+    assert cmc.validate_extraction(7, "Ed eats at a cafe near Hyde Park.", facts_reply(
+        ("Ed", "cafe", "Hyde Park"))).triples == [cmc.Triple("Ed", "eats_at", "a cafe near Hyde Park")]
+    # the noun not in the relation, or the name no proper name: as read
+    for text, triple in [(text, ("Maya", "works_at", "Mill Lane")),
+                         ("Maya works at the bakery on the corner.", ("Maya", "work_at_the_bakery", "the corner"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
+
+
 def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
     text = "Noah gave up tennis and took up squash."
     for read in ("took up squash", "up squash"):

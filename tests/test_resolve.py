@@ -276,6 +276,22 @@ def test_a_subject_read_with_or_without_its_relations_words_is_the_known_one(db)
     assert ("electricity", "supplier") not in current(db)
 
 
+def test_a_plural_switched_to_a_value_is_the_one_fact_of_its_singular(db):
+    _model_put(db, "Our dentist is Dr. Patel.", ("dentist", "doctor", "Dr. Patel"))
+    _model_put(db, "We switched dentists to Dr. Moore.", ("dentists", "doctor", "Dr. Moore"))
+    assert current(db) == {("dentist", "doctor"): ("dr moore", 2)}
+    _model_put(db, "Our bank is Barclays.", ("bank", "bank", "Barclays"))
+    _model_put(db, "Ana changed banks to Monzo.", ("banks", "provider", "Monzo"))  # named otherwise
+    assert current(db)[("bank", "bank")] == ("monzo", 4)
+    # no change verb before the plural, or a singular with two facts: a subject of its own
+    _model_put(db, "Our dentists are Dr. Reed.", ("dentists", "doctor", "Dr. Reed"))
+    _model_put(db, "The gym is on Elm Street.", ("gym", "address", "Elm Street"))
+    _model_put(db, "The gym is run by Bo.", ("gym", "manager", "Bo"))
+    _model_put(db, "We switched gyms to Fitzone.", ("gyms", "manager", "Fitzone"))
+    assert current(db)[("dentists", "doctor")] == ("dr reed", 5) and current(db)[("gyms", "manager")] == ("fitzone", 8)
+    assert current(db)[("dentist", "doctor")] == ("dr moore", 2) and current(db)[("gym", "manager")] == ("bo", 7)
+
+
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     # the model read the council as the subject; the record changes the collection day's one fact
     _model_put(db, "The bin collection day is Monday.", ("bin collection day", "collection", "Monday"))
