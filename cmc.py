@@ -1188,6 +1188,31 @@ def _clause_fact(text: str, s: str, o: str) -> Triple | None:
     return Triple(s, relation, value)
 
 
+_AUXILIARY_VERBS = _BEING | {"has", "have", "had", "will", "would"}
+
+
+def _acted_on(text: str, s: str, o: str) -> Triple | None:
+    """The thing the subject's verb acts on, when the record says it between the verb and a
+    preposition before the model's object: "Megan teaches maths at Ridgeway School." read as
+    (Megan, teacher, Ridgeway School) also says (Megan, teaches, maths); "Hana is studying law at
+    Durham." (Hana, studying, law). The thing is one lowercase noun (WordNet's) with no article;
+    None otherwise ("Syd Mead is famous for …", "Ben got married in Rome.")."""
+    start = text.find(s)
+    end = text.find(o, start + len(s)) if start >= 0 else -1
+    if end < 0 or not _proper(o):
+        return None
+    tokens = [t for t in text[start + len(s):end].split() if t not in _PRE_VERB_ADVERBS]
+    if len(tokens) < 3 or tokens[-1] not in {"at", "in", "for", "with", "on"} \
+            or any(t not in _AUXILIARY_VERBS for t in tokens[:-3]):
+        return None
+    verb, noun = tokens[-3:-1]
+    if not (_verb_form(verb) or verb.endswith("ing")) or verb in _EDGE_WORDS or not noun.isalpha() \
+            or not noun.islower() or noun in _EDGE_WORDS | _PARTICLES or noun.endswith(("ed", "ing")) \
+            or not LEXICON.noun_kinds(noun):
+        return None
+    return Triple(s, verb, noun)
+
+
 def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
     """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
     brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
@@ -1226,7 +1251,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         r, o = _slots_swapped(text, r, o) or (r, o)
         s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-        o = _changed_from(text, _rate_of(text, _day_and_time(text, _whole_date(text, o))))
+        o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1256,9 +1281,14 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
         if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
             r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
+        acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
+        if acted_on:  # ... and teaches at Ridgeway School
+            r = f"{acted_on.relation}_{text[:text.index(o, text.index(s) + len(s))].split()[-1]}"
         triples.append(Triple(s, r, o))
         if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
             triples.append(clause)
+        if acted_on:
+            triples.append(acted_on)
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
@@ -1341,6 +1371,20 @@ def _whole_date(text: str, value: str) -> str:
     day = r"(?<![\w:.])" + re.escape(value) + r"(?![\w:])"
     for m in re.finditer(rf"{day}(?:\s+of)?\s+([A-Z][a-z]+)|([A-Z][a-z]+)\.?\s+{day}", text):
         if (m[1] or m[2]).casefold() in _MONTHS:
+            return m[0]
+    return value
+
+
+_NTH = r"(?:first|second|third|fourth|fifth|last|final)"
+
+
+def _nth_day(text: str, value: str) -> str:
+    """A weekday, or the month it falls in, with the place in the month the record gives it
+    ("Friday" or "the month" of "… is on the last Friday of the month": last Friday of the
+    month), else the value as read."""
+    for m in re.finditer(rf"(?<!\w){_NTH}\s+([A-Z][a-z]+?)s?(?:\s+of\s+(?:the|each|every)\s+month)?(?!\w)",
+                         text, re.IGNORECASE):
+        if m[1].casefold() in _DAY_WORDS and value and value in m[0]:
             return m[0]
     return value
 
@@ -2871,6 +2915,7 @@ def _alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
 
 # every value each relation of a subject has had, current or not
 SUBJECT_VALUES = "SELECT DISTINCT relation, object_key FROM assertions WHERE subject_key = :subject_key AND serial < :serial"
+RECORD_VALUES = "SELECT object_key FROM assertions WHERE serial = :serial"
 
 
 def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
@@ -2881,8 +2926,12 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
         return row["relation"]
     said = f" {' '.join(words_of(text))} "
     own = f" {' '.join(words_of(row['relation_text']))} "  # "train to Leeds leaves at": Leeds is the fact's
+    # (a value another fact of the record states is that fact's: "Megan now teaches physics at
+    # Ridgeway School." says where she teaches too)
+    stated = {key for (key,) in db.execute(RECORD_VALUES, row)}
     named = {relation for relation, key in db.execute(SUBJECT_VALUES, row)
-             if relation != row["relation"] and key != row["object_key"] and f" {key} " in said and f" {key} " not in own}
+             if relation != row["relation"] and key != row["object_key"] and f" {key} " in said and f" {key} " not in own
+             and key not in stated}
     return named.pop() if len(named) == 1 else row["relation"]
 
 
@@ -4214,8 +4263,9 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
     start with ("… in the country of France", read from France) explains nothing; when that kind
     is the one the question asks for, or the record says the kind asked for ("In Norland, the
     official language is Lorem", read from Lorem for "In what language …"), the path went on past
-    the answer and pays 1. A path whose last hop explains only words of a phrase the question
-    makes the subject of a verb of its own (after do-support or a relative word: "Which
+    the answer and pays 1. A path whose last hop explains (in its words, or by a synonym of
+    them: "wife" for "is married to") only words of a phrase the question makes the subject of
+    a verb of its own (after do-support or a relative word: "Which
     profession does *the chairperson* of X belong to?", "the school where *the author* of X
     studied") ends at what the question asks about, not at its answer, and pays 1."""
     question_words = words_of(question)
@@ -4325,6 +4375,8 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
         left = wanted - covered - (described - {kind} if kind_of else described)
         left = left - clause  # "the religion that Ana practiced": the first hop says "practiced"
         first_left = min((phrase[w] for w in left), default=None)
+        said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
+        synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
         if last:  # an earlier phrase left over: the answer lies further along
             # ... unless the last hop says the do-supported verb, which names the hop nearest the answer
             stops_short = first_left is not None and first_left < min(phrase[w] for w in last) and not last & do_verb
@@ -4357,10 +4409,11 @@ def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge]
             kind_fit -= 1
         elif asks_who and LEXICON.describes_a_person(wording[id(e)]) is False:
             kind_fit -= 1  # "Aros is the birthplace of …" names a place, not a person
-        if last - {"where"} and last - {"where"} <= subjects:
-            kind_fit -= 1  # the path ends at the subject of the question's verb
-        said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
-        synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
+        # the path ends at the subject of the question's verb, said in its words or a synonym's
+        # ("What does Carlos's wife do?" and "Carlos is married to Elena.")
+        ends = (last | in_synonyms[id(e)] & synonymous) - {"where"}
+        if ends and ends <= subjects:
+            kind_fit -= 1
         score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
                  - 0.1 * len(path) - last_penalty - sum(back_cost[id(hop)] for hop in path[1:] if not says[id(hop)] & asked_beside)
                  - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))

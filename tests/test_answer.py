@@ -554,6 +554,14 @@ def test_the_verb_do_and_a_chain_of_possessives_name_the_hop_nearest_the_answer(
     assert scores["law"] == scores["Lyon"] > scores["Paul Roux"] + 1  # an unexplained hop past "work" pays
 
 
+def test_a_subject_the_records_name_with_a_synonym_is_passed_through_as_one_they_name_literally(db):
+    # "wife" is a synonym of what "is married to" says: Elena is the verb's subject, not its answer
+    put(db, "Carlos is married to Elena.", ("Carlos", "married", "Elena"))
+    put(db, "Elena is a nurse.", ("Elena", "a", "nurse"))
+    assert ranked(db, "What does Carlos's wife do?")[0] == "nurse"
+    assert ranked(db, "Who is Carlos's wife?")[0] == "Elena"
+
+
 def test_where_asks_in_on_or_at_which_place(db):
     put(db, "Yusuf's favourite café is Grind House.", ("Yusuf's", "favourite_cafe", "Grind House"))
     put(db, "Grind House is on Station Road.", ("Grind House", "on", "Station Road"))

@@ -173,6 +173,24 @@ def test_a_place_named_by_the_noun_the_model_put_in_the_relation_is_whole():
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
 
 
+def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
+    text = "Megan teaches maths at Ridgeway School."
+    assert cmc.validate_extraction(7, text, facts_reply(("Megan", "teacher", "Ridgeway School"))).triples == \
+        [cmc.Triple("Megan", "teaches_at", "Ridgeway School"), cmc.Triple("Megan", "teaches", "maths")]
+    assert cmc.validate_extraction(7, "Hana is now studying law at Durham.", facts_reply(
+        ("Hana", "law", "Durham"))).triples == [cmc.Triple("Hana", "studying_at", "Durham"),
+                                                cmc.Triple("Hana", "studying", "law")]
+    # no noun, an article, a verb of being or a participle between: as read
+    for text, triple in [("Syd Mead is famous for Blade Runner.", ("Syd Mead", "famous_for", "Blade Runner")),
+                         ("Ben got married in Rome.", ("Ben", "married_in", "Rome")),
+                         ("Megan teaches the choir at Ridgeway School.", ("Megan", "teaches_at", "Ridgeway School")),
+                         ("Megan teaches maths in the annex.", ("Megan", "teaches", "the annex")),
+                         ("Megan thinks Tom teaches maths at Eton.", ("Megan", "thinks", "Eton")),  # Tom's verb
+                         ("Ben lives alone in Leeds.", ("Ben", "lives_in", "Leeds")),
+                         ("Ben works here in Leeds.", ("Ben", "works_in", "Leeds"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
+
+
 def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
     text = "Noah gave up tennis and took up squash."
     for read in ("took up squash", "up squash"):
@@ -660,6 +678,19 @@ def test_a_weekday_and_its_clock_time_are_one_value():
     assert read("Yoga is on Monday at 18:30.", ("Yoga", "on", "Monday")) == "Monday at 18:30"
     assert read("Tom met Ana at 10am.", ("Tom", "met_at", "10am")) == "10am"  # no weekday
     assert read("Tom met Ana at Rome at 10am.", ("Tom", "met", "Ana")) == "Ana"
+
+
+def test_a_weekday_and_its_place_in_the_month_are_one_value():
+    def read(text, triple):
+        return cmc.validate_extraction(7, text, facts_reply(triple)).triples[0].object
+    text = "The quiz night is now on the last Friday of the month."
+    assert read(text, ("The quiz night", "date", "Friday")) == "last Friday of the month"
+    assert read(text, ("The quiz night", "last_friday", "the month")) == "last Friday of the month"
+    assert read("Book club is on the second Tuesday.", ("Book club", "on", "Tuesday")) == "second Tuesday"
+    # no place in the month, or no weekday: as read
+    assert read("Book club is on Tuesday.", ("Book club", "on", "Tuesday")) == "Tuesday"
+    assert read("Ana came first in March.", ("Ana", "came_first_in", "March")) == "March"
+    assert read("Jo loves the band Last Shadow.", ("Jo", "loves", "Shadow")) == "Shadow"
 
 
 def test_a_capital_letter_ending_a_name_is_part_of_it():

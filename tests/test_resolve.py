@@ -1,6 +1,6 @@
 import json
 
-from conftest import meeting_history, put
+from conftest import facts_reply, meeting_history, put
 
 import cmc
 
@@ -42,7 +42,7 @@ def test_rebuild_equals_incremental(db):
 
 
 def test_same_subject_same_wording_updates_whatever_the_relation_name(db):
-    from conftest import FakeModel, facts_reply
+    from conftest import FakeModel
     cmc.add_records(db, [("Nobuhiro Watsuki is famous for Rurouni Kenshin.", "t"),
                          ("Nobuhiro Watsuki is famous for The Fairly OddParents.", "t")])
     cmc.extract_pending(db, FakeModel([facts_reply(("Nobuhiro Watsuki", "famous", "Rurouni Kenshin")),
@@ -403,6 +403,16 @@ def test_a_copied_name_stands_for_a_change_only_of_a_fact_told_in_the_present_of
                            ("raj", "school"): ("mumbai", 7), ("raj", "lives_in"): ("pune", 8),
                            ("kai", "lives_in"): ("quillby", 10), ("bo", "lives_in"): ("paris", 13),
                            ("bo", "work_at"): ("initech", 12)}
+
+
+def test_a_value_another_fact_of_the_record_states_is_no_old_value_it_names(db):
+    def read(text, triple):  # validated as a model reply is, then written
+        (serial,) = cmc.add_records(db, [(text, "test")])
+        with cmc.transaction(db):
+            cmc.write_extraction(db, cmc.validate_extraction(serial, text, facts_reply(triple)), "model")
+    read("Megan teaches maths at Ridgeway School.", ("Megan", "teacher", "Ridgeway School"))
+    read("Megan now teaches physics at Ridgeway School.", ("Megan", "teacher", "Ridgeway School"))
+    assert current(db) == {("megan", "teaches"): ("physics", 2), ("megan", "teaches_at"): ("ridgeway school", 2)}
 
 
 def test_a_change_that_names_the_old_value_changes_that_fact(db):
