@@ -1191,26 +1191,34 @@ def _clause_fact(text: str, s: str, o: str) -> Triple | None:
 _AUXILIARY_VERBS = _BEING | {"has", "have", "had", "will", "would"}
 
 
-def _acted_on(text: str, s: str, o: str) -> Triple | None:
-    """The thing the subject's verb acts on, when the record says it between the verb and a
-    preposition before the model's object: "Megan teaches maths at Ridgeway School." read as
-    (Megan, teacher, Ridgeway School) also says (Megan, teaches, maths); "Hana is studying law at
-    Durham." (Hana, studying, law). The thing is one lowercase noun (WordNet's) with no article;
-    None otherwise ("Syd Mead is famous for …", "Ben got married in Rome.")."""
+def _acted_on(text: str, s: str, o: str) -> tuple[Triple, str] | None:
+    """The thing the subject's verb acts on, or the role it is said to be, when the record says
+    it right before a preposition and the model's object: "Megan teaches maths at Ridgeway
+    School." read as (Megan, teacher, Ridgeway School) also says (Megan, teaches, maths), and
+    she teaches_at the school; "Hana is studying law at Durham." (Hana, studying, law); "Layla is
+    a pharmacist in Leeds." (Layla, is_a, pharmacist), a pharmacist_in Leeds. The thing is one
+    lowercase noun (WordNet's) with no article after a verb, a role one or two after "a" or "an".
+    Returns that fact and the relation of the model's, or None ("Syd Mead is famous for …", "Ben
+    got married in Rome.", "… a citizen of France")."""
     start = text.find(s)
     end = text.find(o, start + len(s)) if start >= 0 else -1
     if end < 0 or not _proper(o):
         return None
     tokens = [t for t in text[start + len(s):end].split() if t not in _PRE_VERB_ADVERBS]
-    if len(tokens) < 3 or tokens[-1] not in {"at", "in", "for", "with", "on"} \
+    if len(tokens) < 3 or tokens[-1] not in {"at", "in", "for", "with", "on"}:
+        return None
+    role = next((k for k in (1, 2) if len(tokens) == k + 3 and tokens[0] in _BEING and tokens[1] in {"a", "an"}), 0)
+    nouns = tokens[-1 - role:-1] if role else tokens[-2:-1]
+    if any(not n.isalpha() or not n.islower() or n in _EDGE_WORDS | _PARTICLES or n.endswith(("ed", "ing"))
+           for n in nouns) or not LEXICON.noun_kinds(nouns[-1]):
+        return None
+    if role:
+        return Triple(s, "is_a", " ".join(nouns)), f"{nouns[-1]}_{tokens[-1]}"
+    verb = tokens[-3]
+    if not (_verb_form(verb) or verb.endswith("ing")) or verb in _EDGE_WORDS \
             or any(t not in _AUXILIARY_VERBS for t in tokens[:-3]):
         return None
-    verb, noun = tokens[-3:-1]
-    if not (_verb_form(verb) or verb.endswith("ing")) or verb in _EDGE_WORDS or not noun.isalpha() \
-            or not noun.islower() or noun in _EDGE_WORDS | _PARTICLES or noun.endswith(("ed", "ing")) \
-            or not LEXICON.noun_kinds(noun):
-        return None
-    return Triple(s, verb, noun)
+    return Triple(s, verb, nouns[0]), f"{verb}_{tokens[-1]}"
 
 
 def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
@@ -1283,7 +1291,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
         acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
         if acted_on:  # ... and teaches at Ridgeway School
-            r = f"{acted_on.relation}_{text[:text.index(o, text.index(s) + len(s))].split()[-1]}"
+            acted_on, r = acted_on
         triples.append(Triple(s, r, o))
         if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
             triples.append(clause)
@@ -2869,10 +2877,20 @@ def _role_like(old, row: dict) -> bool:
 def _role_said(old, name: Sequence[str]) -> bool:
     """Whether a record said its fact as what the value is to the subject, the relation's name
     and a verb of being between them ("Greta's phone is a Samsung Galaxy."; not "Ola works at
-    Acme.")."""
+    Acme."), or a possessive's nouns another name was given ("Nora's vet is Dr. Hughes." named
+    `doctor`)."""
     between = _words_between(old["text"], old["subject"], old["object"]) or []
     said = [w for w in between if w not in _BEING | _DETERMINERS]
-    return bool(said) and len(said) < len(between) and all(any(_like_word(w, n) for n in name) for w in said)
+    if not said or len(said) == len(between):
+        return False
+    if all(any(_like_word(w, n) for n in name) for w in said):
+        return True
+    # a possessive's role, named otherwise by the model ("Nora's vet is Dr. Hughes." as `doctor`):
+    # nouns, then a verb of being
+    nouns = list(itertools.takewhile(lambda w: w not in _BEING, between))
+    rest = between[len(nouns):]
+    return _possessive(old["subject"]) and bool(nouns) and all(LEXICON.noun_kinds(w) for w in nouns) \
+        and bool(rest) and all(w in _BEING | _DETERMINERS | _PRE_VERB_ADVERBS for w in rest)
 
 
 # verbs that say a thing is in someone's use and nothing of what it is to them ("uses", "goes to")
@@ -2880,12 +2898,19 @@ _LIGHT_VERBS = {"use", "uses", "used", "using", "go", "goes", "went", "going", "
                 "visit", "visits", "visited", "visiting", "have", "has", "had", "having"}
 
 
+# verbs of taking a thing somewhere: "takes her cat to" says where one goes with it
+_TAKING = {"take", "takes", "took", "taking", "bring", "brings", "brought", "bringing"}
+
+
 def _light_verb_only(text: str, row: dict) -> bool:
     """Whether a record says nothing from its subject to its object but one light verb, with
     adverbs, articles and prepositions ("Helen now goes to Specsavers …"; "Priya is now on
-    Three."; not "Felix now supports Everton.")."""
+    Three."; not "Felix now supports Everton."), or a verb of taking, the thing taken after an
+    article or possessive, and "to" ("Nora now takes her cat to Dr. Baines.")."""
     between = _words_between(text, row["subject"], row["object"]) or []
     said = [w for w in between if w not in _PRE_VERB_ADVERBS | _DETERMINERS | _PREPOSITIONS]
+    if len(said) == 2 and said[0] in _TAKING and between[-1] == "to":
+        return between[between.index(said[1]) - 1] in _DETERMINERS
     return len(said) == 1 and (said[0] in _LIGHT_VERBS or said[0] in _BEING and len(between) > 1
                                and between[-1] in _PREPOSITIONS)
 

@@ -180,6 +180,9 @@ def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
     assert cmc.validate_extraction(7, "Hana is now studying law at Durham.", facts_reply(
         ("Hana", "law", "Durham"))).triples == [cmc.Triple("Hana", "studying_at", "Durham"),
                                                 cmc.Triple("Hana", "studying", "law")]
+    assert cmc.validate_extraction(7, "Layla is a dental nurse in Leeds.", facts_reply(
+        ("Layla", "doctor", "Leeds"))).triples == [cmc.Triple("Layla", "nurse_in", "Leeds"),
+                                                   cmc.Triple("Layla", "is_a", "dental nurse")]
     # no noun, an article, a verb of being or a participle between: as read
     for text, triple in [("Syd Mead is famous for Blade Runner.", ("Syd Mead", "famous_for", "Blade Runner")),
                          ("Ben got married in Rome.", ("Ben", "married_in", "Rome")),
@@ -187,7 +190,10 @@ def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
                          ("Megan teaches maths in the annex.", ("Megan", "teaches", "the annex")),
                          ("Megan thinks Tom teaches maths at Eton.", ("Megan", "thinks", "Eton")),  # Tom's verb
                          ("Ben lives alone in Leeds.", ("Ben", "lives_in", "Leeds")),
-                         ("Ben works here in Leeds.", ("Ben", "works_in", "Leeds"))]:
+                         ("Ben works here in Leeds.", ("Ben", "works_in", "Leeds")),
+                         ("Ana is a citizen of France.", ("Ana", "citizen_of", "France")),
+                         ("Ana is a very good nurse in Leeds.", ("Ana", "nurse_in", "Leeds")),
+                         ("Ana is the nurse in Leeds.", ("Ana", "nurse_in", "Leeds"))]:
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
 
 

@@ -712,6 +712,31 @@ def test_a_light_verb_and_a_new_proper_name_change_the_fact_its_owner_named(db):
          ("ola", "shops_at"): "green cafe", ("pia", "support"): "hilltop rovers"}
 
 
+def test_taking_a_thing_to_a_new_proper_name_changes_the_role_its_owner_named(db):
+    # the role said in other words than the model's name for it; "takes her cat to" goes there
+    _model_put(db, "Nora's vet is now Dr. Hughes.", ("Nora's", "doctor", "Dr. Hughes"))
+    _model_put(db, "Nora now takes her cat to Dr. Baines.", ("Nora", "cat", "Dr. Baines"))
+    assert current(db) == {("nora", "doctor"): ("dr baines", 2)}
+    # a thing taken with no article or possessive, or no "to": a fact of its own
+    _model_put(db, "Lou's mechanic is AutoFix.", ("Lou's", "garage", "AutoFix"))
+    _model_put(db, "Lou now takes lessons to Kwik Fit.", ("Lou", "lessons", "Kwik Fit"))
+    _model_put(db, "Sue's mechanic is AutoFix.", ("Sue's", "garage", "AutoFix"))
+    _model_put(db, "Sue now brings her van for Kwik Fit.", ("Sue", "van", "Kwik Fit"))
+    # ... or a role not said before a verb of being, or not by a possessive
+    _model_put(db, "Max trusts his vet Dr. Cole.", ("Max", "vet", "Dr. Cole"))
+    _model_put(db, "Max now takes his dog to Dr. Fry.", ("Max", "dog", "Dr. Fry"))
+    _model_put(db, "The family vet is Dr. Cole.", ("family", "doctor", "Dr. Cole"))
+    _model_put(db, "The family now takes the cat to Dr. Fry.", ("family", "cat", "Dr. Fry"))
+    _model_put(db, "Kim's vet for years is Dr. Cole.", ("Kim's", "doctor", "Dr. Cole"))
+    _model_put(db, "Kim now takes her cat to Dr. Fry.", ("Kim", "cat", "Dr. Fry"))
+    _model_put(db, "Ann's cat is with Dr. Cole.", ("Ann's", "doctor", "Dr. Cole"))  # where the cat is
+    _model_put(db, "Ann now takes her dog to Dr. Fry.", ("Ann", "dog", "Dr. Fry"))
+    assert {k: v[0] for k, v in current(db).items() if k[1] in ("garage", "vet", "doctor")} == \
+        {("nora", "doctor"): "dr baines", ("lou", "garage"): "autofix", ("sue", "garage"): "autofix",
+         ("max", "vet"): "dr cole", ("family", "doctor"): "dr cole", ("kim", "doctor"): "dr cole",
+         ("ann", "doctor"): "dr cole"}
+
+
 def test_a_second_fact_of_a_change_the_model_did_not_read_restates_the_fact_told_alike(db):
     _model_put(db, "Ahmed lives in Cairo.", ("Ahmed", "lives_in", "Cairo"))
     _model_put(db, "Ahmed works at Nile Bank.", ("Ahmed", "works_at", "Nile Bank"))
