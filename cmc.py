@@ -2349,7 +2349,9 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     """A change record that names a thing the memory knows, then "to" and a new value, gives the
     thing's one current fact that value, whatever the model read ("The council changed the bin
     collection day to Wednesday." read as (The council, changed_the, bin collection day) after
-    "The bin collection day is Monday."). So does a possessive the model read, then the words
+    "The bin collection day is Monday."), or a thing it did not read ("Dad moved the printer into
+    the dining room." read as (Dad, moved, the dining room)); "into" and "onto" say "to" too. A
+    fact its record says in the past stays. So does a possessive the model read, then the words
     of one of the owner's current facts ("The doctor switched Dad's blood pressure medication to
     lisinopril." read as (The doctor switched, doctor, Dad's); "Zara's running club moved its
     sessions to Thursdays." as (Zara's, running_club, sessions)). Returns the new row's names
@@ -2357,12 +2359,16 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     if not _says_change(words_of(text)):
         return None
     spans = {span for span, _, _ in record_spans(text)}
-    for name in (row["object"], row["subject"]):
+    # the model's names, then any other the record gives ("Dad moved *the printer* into the
+    # dining room." read as (Dad, moved, the dining room))
+    others = sorted(spans - {row["object"], row["subject"]}, key=len, reverse=True)
+    for name in (row["object"], row["subject"], *others):
         fact = _only_fact(db, entity_key(name))
-        m = re.search(r"(?<!\w)" + re.escape(name) + r"\s+to\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
+        m = re.search(r"(?<!\w)" + re.escape(name) + r"\s+(?:to|into|onto)\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
         if fact is None or not m or m[1] not in spans or (entity_key(name), fact["relation"]) == \
-                (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(fact["object"]):
-            continue
+                (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(fact["object"]) \
+                or _says_past(_words_outside(fact["text"], fact["subject"], fact["object"])):
+            continue  # (a past event stays: "We moved the vase into the hall." after "… was made in …")
         return {"subject": name, "subject_key": entity_key(name), "relation": fact["relation"],
                 "object": m[1], "object_key": entity_key(m[1])}
     for name in (row["object"], row["subject"]):  # "switched Dad's blood pressure medication to lisinopril"

@@ -323,6 +323,23 @@ def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     assert current(db)[("tom", "sister")] == ("mia", 13)
 
 
+def test_a_change_of_a_thing_the_model_did_not_read_gives_its_fact_the_value(db):
+    _model_put(db, "The printer is in the study.", ("The printer", "in", "the study"))
+    _model_put(db, "Dad moved the printer into the dining room.", ("Dad", "moved", "the dining room"))
+    assert current(db) == {("printer", "in"): ("dining room", 2)}
+    _model_put(db, "The kettle is on the counter.", ("The kettle", "on", "the counter"))
+    _model_put(db, "Mum moved the kettle onto the shelf.", ("Mum", "moved", "the shelf"))
+    assert current(db)[("kettle", "on")] == ("shelf", 4)
+    # a thing with two facts, or one said in the past: the model's fact
+    _model_put(db, "The lamp is in the hall.", ("The lamp", "in", "the hall"))
+    _model_put(db, "The lamp is from IKEA.", ("The lamp", "from", "IKEA"))
+    _model_put(db, "Mum moved the lamp into the bedroom.", ("Mum", "moved", "the bedroom"))
+    _model_put(db, "The rug was woven in Kerman.", ("The rug", "woven_in", "Kerman"))
+    _model_put(db, "Mum moved the rug onto the landing.", ("Mum", "moved", "the landing"))
+    assert current(db)[("lamp", "in")] == ("hall", 5) and current(db)[("rug", "woven_in")] == ("kerman", 8)
+    assert current(db)[("mum", "moved")] == ("landing", 9)
+
+
 def test_a_copied_relation_name_does_not_overwrite_a_fact_that_still_holds(db):
     # in one batch a small model copies the name before: "works at Acme" read as lives_in
     _model_put(db, "Tom lives in Bristol.", ("Tom", "lives_in", "Bristol"))
