@@ -1274,6 +1274,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
         s, r = _noun_run_on(text, s, r, o)
         s, r = _own_clause(text, s, r, o)
+        s, r = _owner_in_relation(text, s, r)
         r, o = _noun_before_place(text, r, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
@@ -1294,7 +1295,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             acted_on, r = acted_on
         triples.append(Triple(s, r, o))
         if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
-            triples.append(clause)
+            triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
         if acted_on:
             triples.append(acted_on)
     if not triples:
@@ -1344,6 +1345,21 @@ def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     if not m or any(w in _EDGE_WORDS | _PREPOSITIONS | _CLAUSE_WORDS for w in m[2].split()):
         return s, r
     return (m[1] or m[2]), "_".join(m[2].split()) if m[1] else m[2].split()[-1]
+
+
+def _owner_in_relation(text: str, s: str, r: str) -> tuple[str, str]:
+    """(subject, relation) with the owner a small model left in the relation's name: "The
+    deadline for Project Falcon was extended to 15 May." read as (deadline,
+    for_project_falcon_was_extended_to, 15 May) is Project Falcon's `deadline`, as "Project
+    Falcon's deadline …" would be. The subject is a lowercase noun the record follows with "of"
+    or "for" and a proper name the relation's name opens with. Else as read."""
+    m = re.search(r"(?<!\w)" + re.escape(s) + r"\s+(of|for)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)", text)
+    if not m or _proper(s):
+        return s, r
+    owner = m[2]
+    if not relation_key(r).startswith(f"{m[1]}_{'_'.join(words_of(owner))}_"):
+        return s, r
+    return owner, "_".join(words_of(s))
 
 
 def _noun_before_place(text: str, r: str, o: str) -> tuple[str, str]:
@@ -1445,16 +1461,20 @@ def _possessive_run_on(text: str, value: str) -> str:
     up to a function word or punctuation, ending in a noun ("Zoe's" of "Biscuit now sleeps on
     Zoe's bed.": Zoe's bed), else the value as read ("The red car is Zoe's now."; "so Li's boss
     is now …" names Li's fact)."""
-    if not _possessive(value):
-        return value
-    m = re.search(r"\b(\w+)\s+(?:(?:the|a|an|my|his|her|our|their|your)\s+)?" + re.escape(value)
+    owner = value
+    if not _possessive(value):  # a plural's possessive read without its mark: "farmers" of "the farmers' market"
+        plural = re.search(r"(?<![\w'’])" + re.escape(value) + r"['’](?=\s)", text) if value.endswith("s") else None
+        if not plural:
+            return value
+        owner = plural[0]
+    m = re.search(r"\b(\w+)\s+(?:(?:the|a|an|my|his|her|our|their|your)\s+)?" + re.escape(owner)
                   + r"((?: [a-z][\w'’-]*){1,3})", text)
     if not m or m[1].casefold() not in _PREPOSITIONS - {"as", "of"}:  # not "… by Tom as Marco's personal trainer"
         return value
     words = list(itertools.takewhile(lambda w: w not in _VALUE_ENDS, m[2].split()))
     while words and not any(LEXICON.noun_kinds(b) for b in LEXICON.bases(words[-1])):  # a noun ("parents")
         words.pop()
-    return " ".join([value, *words])
+    return " ".join([owner, *words]) if words else value
 
 
 def _without_phrasal_verb(span: str) -> str:

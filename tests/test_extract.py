@@ -161,6 +161,21 @@ def test_a_fact_said_in_a_later_clause_is_of_that_clauses_own_subject():
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
 
 
+def test_an_owner_the_model_left_in_the_relation_is_the_subject():
+    text = "The deadline for Project Falcon was extended to 15 May."
+    assert cmc.validate_extraction(7, text, facts_reply(("deadline", "for Project Falcon was extended to", "15 May"))) \
+        .triples == [cmc.Triple("Project Falcon", "deadline", "15 May")]
+    # ... also in the fact of the clause the model's object only ends
+    assert cmc.Triple("Project Falcon", "deadline", "15 May") in cmc.validate_extraction(
+        7, text, facts_reply(("deadline", "for", "Project Falcon"))).triples
+    # a proper name, or a relation that does not open with the owner: as read
+    for text, triple in [("Sam's train to Leeds leaves at 8:05.", ("Sam's", "train_to_leeds_leaves_at", "8:05")),
+                         ("The deadline for Project Falcon is 15 May.", ("deadline", "is", "15 May")),
+                         ("The bus for Leeds Road left at 9.", ("bus", "for_leeds_left_at", "9")),
+                         ("Ana of Leeds works at Acme.", ("Ana", "of_leeds_works_at", "Acme"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples[0] == cmc.Triple(*triple), text
+
+
 def test_a_place_named_by_the_noun_the_model_put_in_the_relation_is_whole():
     text = "Maya works at the bakery on Mill Lane."
     assert cmc.validate_extraction(7, text, facts_reply(("Maya", "work_at_the_bakery", "Mill Lane"))).triples == \
@@ -262,6 +277,11 @@ def test_a_possessive_value_after_a_preposition_runs_on_to_its_noun():
     assert read("The car is at Zoe's since May.", ("The car", "at", "Zoe's")).object == "Zoe's"  # no noun
     assert read("Biscuit sleeps at Zoe's in winter.", ("Biscuit", "sleeps_at", "Zoe's")).object == "Zoe's"
     assert read("Jade was replaced by Tom as Marco's personal trainer.", ("Tom", "as", "Marco's")).object == "Marco's"
+    # a plural's possessive, read without its mark
+    text = "We buy our bread from the farmers' market now."
+    assert read(text, ("bread", "from", "farmers")).object == "farmers' market"
+    assert read("We buy eggs from the farmers now.", ("eggs", "from", "farmers")).object == "farmers"
+    assert read("We buy eggs from the farmers' now.", ("eggs", "from", "farmers")).object == "farmers"  # no noun
 
 
 def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
