@@ -924,7 +924,7 @@ _IRREGULAR_PASTS = set("""got took made bought sold left won lost became began w
 kept met ran saw wrote drove paid found built sent spent held led taught thought caught brought
 sang swam grew knew drew flew threw wore chose rode ate fell felt heard hid hit put quit read set
 shut sat slept spoke stood stole struck swore swept swung tore understood woke reset cut let cost hurt
-spread bet cast""".split())
+spread bet cast rose""".split())
 
 
 def _verb_form(token: str) -> bool:

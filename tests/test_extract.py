@@ -469,6 +469,9 @@ def test_a_subject_is_not_run_on_into_its_verb():
     assert "Tunisia national football team" in {s for s, _, _ in cmc.record_spans(
         "Tunisia national football team is associated with the sport of basketball.")}
     assert "Lena" in {s for s, _, _ in cmc.record_spans("My sister Lena lives in Graz.")}
+    spans = {s for s, _, _ in cmc.record_spans("The allotment rent rose to 55 pounds a year.")}
+    assert "The allotment rent" in spans and not [s for s in spans if "rent rose" in s]
+    assert "The rose bush" in {s for s, _, _ in cmc.record_spans("The rose bush is in the garden.")}  # a noun too
 
 
 @pytest.mark.parametrize("text, name, verb, value", [
