@@ -1273,6 +1273,7 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
         s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
         s, r = _noun_run_on(text, s, r, o)
+        s, r = _noun_run_before(text, s, r, o)
         s, r = _own_clause(text, s, r, o)
         s, r = _owner_in_relation(text, s, r)
         r, o = _noun_before_place(text, r, o)
@@ -1322,6 +1323,26 @@ def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     if not run or run >= len(tokens) - 1 or tokens[run] not in _BEING:
         return s, r
     return " ".join([s, *tokens[:run]]), "_".join(tokens[run:])
+
+
+def _noun_run_before(text: str, s: str, r: str, o: str) -> tuple[str, str]:
+    """(subject, relation) with the subject's noun phrase whole when a small model took its last
+    noun for the subject and an earlier one for the relation: "The fire alarm test moved to
+    11am." read as (test, alarm, 11am) is about "fire alarm test", related to 11am by "moved
+    to". The lowercase words between an opening article or possessive and the subject, one of
+    them said in the relation's name, belong to the subject. Else as read."""
+    m = re.match(r"\s*(?:the|a|an|my|our|your|his|her|their)\s+((?:[a-z]+\s+){1,3})" + re.escape(s) + r"(?!\w)",
+                 text, re.IGNORECASE)
+    if not m or not s.islower():
+        return s, r
+    before = m[1].split()
+    name = words_of(r.replace("_", " "))
+    if any(w in _EDGE_WORDS or _verb_form(w) for w in before) or not any(_like_word(w, n) for w in before for n in name):
+        return s, r
+    whole = " ".join([*before, s])
+    between = text[text.index(whole) + len(whole):text.find(o, text.index(whole) + len(whole))].split()
+    relation = "_".join(w for w in between if w not in _PRE_VERB_ADVERBS)
+    return (whole, relation) if relation and text.find(o, text.index(whole) + len(whole)) >= 0 else (s, r)
 
 
 # a clause's own subject up to its verb of being: "[our] landlord is now", "[Li's] boss is"

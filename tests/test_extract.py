@@ -212,6 +212,20 @@ def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
 
 
+def test_a_noun_read_as_the_relation_before_a_lowercase_subject_is_the_subjects():
+    text = "The fire alarm test moved to 11am."
+    assert cmc.validate_extraction(7, text, facts_reply(("test", "alarm", "11am"))).triples == \
+        [cmc.Triple("fire alarm test", "moved_to", "11am")]
+    # the relation names none of the words before, a verb among them, a capital letter, or no
+    # opening article: as read
+    for text, triple in [("The fire alarm test moved to 11am.", ("test", "moved_to", "11am")),
+                         ("The singer Adele lives in London.", ("Adele", "singer", "London")),
+                         ("The dog walks home on Mondays.", ("home", "walks", "Mondays")),
+                         ("Our kids swim on Mondays.", ("kids", "swim", "Mondays")),
+                         ("Fire alarm test moved to 11am.", ("test", "alarm", "11am"))]:
+        assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
+
+
 def test_a_value_does_not_open_with_the_verb_and_particle_before_it():
     text = "Noah gave up tennis and took up squash."
     for read in ("took up squash", "up squash"):
