@@ -1292,8 +1292,11 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
             r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
         acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
-        if acted_on:  # ... and teaches at Ridgeway School
-            acted_on, r = acted_on
+        if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
+            acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
+            if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
+                    or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
+                r = place
         triples.append(Triple(s, r, o))
         if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
             triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
@@ -2101,7 +2104,11 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
     if claimed.rowcount != 1:
         return False
     record_text = _record_text(db, ex.serial)
+    # a fact read in the record's own words beside the model's ("Megan teaches *maths* at …"):
+    # its relation is the record's verb, no name a small model may have copied
+    literal = [a[0] for u in ex.triples if (a := _acted_on(record_text, u.subject, u.object))]
     for t in ex.triples:
+        model_read = how == "model" and t not in literal
         read = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                 "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                 "object": t.object, "object_key": entity_key(t.object)}
@@ -2112,15 +2119,15 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
             text = record_text.replace(read["subject"], row["subject"], 1)
             if row["subject_key"] in _THIRD_PERSON:  # "She moved to Braga." after "Beatriz lives in Porto."
                 row["subject_key"] = _antecedent(db, ex.serial) or row["subject_key"]
-            if how == "model":  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
+            if model_read:  # "Kenji's son gave up football for rugby." read with subject "Kenji's"
                 row.update(_owned_known(db, row, text) or {})
             replaced = (_replacing_value(db, row, text) or _changed_to(db, row, text) or _restated(db, row, text)
                         or _owned_value(db, row, text) or _value_of_relation_named(db, row, text)
                         or _owned_thing(db, row, text)) \
-                if how == "model" else None
+                if model_read else None
             if replaced:  # "Oliver replaced his iPhone with a Pixel." read as (Oliver, replaced_with, iPhone)
                 row.update(replaced)
-            elif how == "model":  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
+            elif model_read:  # "Swimming lessons were moved …" after "The kids' swimming lessons are …"
                 row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
                 row["subject"], row["subject_key"] = \
                     _named_subject(db, row, text) or (row["subject"], row["subject_key"])
@@ -2139,7 +2146,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["relation"] = _changed_relation(db, row, text)
                 if number := _number_value(db, row, text):
                     row["object"], row["object_key"] = number, entity_key(number)
-            further = _further_fact(db, row, text) if how == "model" and len(ex.triples) == 1 else None
+            further = _further_fact(db, row, text) if model_read and len(ex.triples) == 1 else None
             for r in (row, _kind_row(db, text, row), further, kept):
                 if r is None:
                     continue
@@ -3100,7 +3107,8 @@ def _old_kind(old) -> str:
 
 # verbs of moving house: a change "to" a name is then a destination ("Tom relocated to Zorbwick.");
 # "switched to Globex", "changed to Vodafone" say no such thing
-_MOVING = {"moved", "moves", "moving", "relocated", "relocates", "relocating", "emigrated", "immigrated"}
+_MOVING = {"moved", "moves", "moving", "relocated", "relocates", "relocating", "emigrated", "immigrated", "transferred",
+           "transfers", "transferring"}
 
 
 def _destination(words: Sequence[str]) -> tuple[str, ...]:
@@ -4255,11 +4263,15 @@ def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
 
 
 def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
-    """A record's text with the stretch from name to name of each other fact it states blanked."""
+    """A record's text with the stretch from name to name of each other fact it states blanked,
+    only the other value when the two facts share their subject: their verb is both's
+    ("Jonah now plays bass in The Foxes." says "plays" of the band too)."""
     for f in edges:
         if {f.subject_text, f.object_text} != {edge.subject_text, edge.object_text}:
             i, j = text.find(f.subject_text), text.find(f.object_text)
-            if i >= 0 and j >= 0:
+            if f.subject_text == edge.subject_text and j >= 0:
+                text = text[:j] + " " * len(f.object_text) + text[j + len(f.object_text):]
+            elif i >= 0 and j >= 0:
                 start, end = min(i, j), max(i + len(f.subject_text), j + len(f.object_text))
                 text = text[:start] + " " * (end - start) + text[end:]
     return text

@@ -554,6 +554,13 @@ def test_the_verb_do_and_a_chain_of_possessives_name_the_hop_nearest_the_answer(
     assert scores["law"] == scores["Lyon"] > scores["Paul Roux"] + 1  # an unexplained hop past "work" pays
 
 
+def test_two_facts_of_one_subject_in_one_record_share_its_verb(db):
+    put(db, "Jonah plays bass in a band called The Owls.", ("Jonah", "band", "The Owls"))
+    put(db, "Jonah now plays bass in The Foxes.", ("Jonah", "plays_in", "The Foxes"), ("Jonah", "plays", "bass"))
+    # "plays" is the band's verb too: blanking the other fact's stretch would leave the band unsaid
+    assert ranked(db, "Which band does Jonah play in?")[0] == "The Foxes"
+
+
 def test_a_subject_the_records_name_with_a_synonym_is_passed_through_as_one_they_name_literally(db):
     # "wife" is a synonym of what "is married to" says: Elena is the verb's subject, not its answer
     put(db, "Carlos is married to Elena.", ("Carlos", "married", "Elena"))
@@ -578,6 +585,7 @@ def test_where_asks_in_on_or_at_which_place(db):
     assert ranked(db, "Where is Sam's train going?")[0] == "Leeds"  # "at 8:05" says when, not where
     where = lambda text, s, o: cmc._says_where(text, o, cmc._words_outside(text, s, o))  # noqa: E731
     assert where("Mei moved to Montreal.", "Mei", "Montreal")  # a destination
+    assert where("Sofia transferred to Manchester.", "Sofia", "Manchester")
     assert where("We moved the router to the study.", "the router", "the study")  # the thing moved
     assert where("I moved my car to level 4.", "car", "level 4")
     assert not where("Arjun moved his account to Monzo.", "Arjun", "Monzo")  # a thing moved: not Arjun's place

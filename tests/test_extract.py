@@ -196,8 +196,12 @@ def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
         ("Hana", "law", "Durham"))).triples == [cmc.Triple("Hana", "studying_at", "Durham"),
                                                 cmc.Triple("Hana", "studying", "law")]
     assert cmc.validate_extraction(7, "Layla is a dental nurse in Leeds.", facts_reply(
-        ("Layla", "doctor", "Leeds"))).triples == [cmc.Triple("Layla", "nurse_in", "Leeds"),
-                                                   cmc.Triple("Layla", "is_a", "dental nurse")]
+        ("Layla", "nurse", "Leeds"))).triples == [cmc.Triple("Layla", "nurse_in", "Leeds"),
+                                                  cmc.Triple("Layla", "is_a", "dental nurse")]
+    # the place's fact keeps a name of its own the model gave it
+    assert cmc.validate_extraction(7, "Jonah now plays bass in The Foxes.", facts_reply(
+        ("Jonah", "band", "The Foxes"))).triples == [cmc.Triple("Jonah", "band", "The Foxes"),
+                                                     cmc.Triple("Jonah", "plays", "bass")]
     # no noun, an article, a verb of being or a participle between: as read
     for text, triple in [("Syd Mead is famous for Blade Runner.", ("Syd Mead", "famous_for", "Blade Runner")),
                          ("Ben got married in Rome.", ("Ben", "married_in", "Rome")),

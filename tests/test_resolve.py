@@ -430,6 +430,11 @@ def test_a_value_another_fact_of_the_record_states_is_no_old_value_it_names(db):
     read("Megan teaches maths at Ridgeway School.", ("Megan", "teacher", "Ridgeway School"))
     read("Megan now teaches physics at Ridgeway School.", ("Megan", "teacher", "Ridgeway School"))
     assert current(db) == {("megan", "teaches"): ("physics", 2), ("megan", "teaches_at"): ("ridgeway school", 2)}
+    # the thing acted on is read in the record's own words: no change rule renames its fact
+    read("Jonah plays bass in a band called The Owls.", ("Jonah", "band", "The Owls"))
+    read("Jonah now plays bass in The Foxes.", ("Jonah", "band", "The Foxes"))
+    jonah = {k[1]: v[0] for k, v in current(db).items() if k[0] == "jonah"}
+    assert jonah["plays"] == "bass" and "foxes" in jonah.values()
 
 
 def test_a_change_that_names_the_old_value_changes_that_fact(db):
