@@ -2323,7 +2323,8 @@ def _replacing_value(db: sqlite3.Connection, row: dict, text: str) -> dict | Non
     found = {(f["subject_key"], f["relation"]): f for f in db.execute(CURRENT_OF_VALUES, row)}
     for owner in (row["subject_key"], row["object_key"]):
         found.update(((f["subject_key"], f["relation"]), f) for f in db.execute(
-            CURRENT_OF_SUBJECT, {**row, "subject_key": owner}) if _mentions(text, said, f["object"], f["object_key"]))
+            CURRENT_OF_SUBJECT, {**row, "subject_key": owner})
+            if _mentions(text, said, f["object"], f["object_key"]) and not _modifies_noun(text, f["object_key"]))
     # ... and the fact of the model's relation whose subject the record names outside the model's
     # names ("The children now see Dr. Patel at the same practice." read as (Dr. Patel, doctor,
     # the same practice); not "Tom's" of "Tom's bike was stolen, so he bought a Trek.")
@@ -3010,8 +3011,16 @@ def _replaced_relation(db: sqlite3.Connection, row: dict, text: str) -> str:
     stated = {key for (key,) in db.execute(RECORD_VALUES, row)}
     named = {relation for relation, key in db.execute(SUBJECT_VALUES, row)
              if relation != row["relation"] and key != row["object_key"] and f" {key} " in said and f" {key} " not in own
-             and key not in stated}
+             and key not in stated and not _modifies_noun(text, key)}
     return named.pop() if len(named) == 1 else row["relation"]
+
+
+def _modifies_noun(text: str, key: str) -> bool:
+    """Whether a record says a value's words right before a lowercase noun, which they only
+    describe ("netball" of "Isla joined the Westfield netball team.": a team, not the sport)."""
+    m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, key.split())) + r"\s+(\w+)", text, re.IGNORECASE)
+    return bool(m) and m[1].isalpha() and m[1].islower() and m[1] not in _EDGE_WORDS \
+        and bool(LEXICON.noun_kinds(m[1])) and LEXICON.first_noun_kind(m[1]) != "time"
 
 
 _NOW_OR_INSTEAD = {"now", "nowadays", "instead"}

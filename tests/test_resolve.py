@@ -435,6 +435,15 @@ def test_a_value_another_fact_of_the_record_states_is_no_old_value_it_names(db):
     read("Jonah now plays bass in The Foxes.", ("Jonah", "band", "The Foxes"))
     jonah = {k[1]: v[0] for k, v in current(db).items() if k[0] == "jonah"}
     assert jonah["plays"] == "bass" and "foxes" in jonah.values()
+    # a value said only to describe a noun after it is not the value the change replaces
+    read("Isla plays netball for Riverside.", ("Isla", "player", "Riverside"))
+    read("Isla joined the Westfield netball team.", ("Isla", "player", "Westfield"))
+    isla = {k[1]: v[0] for k, v in current(db).items() if k[0] == "isla"}
+    assert isla == {"plays": "netball", "player": "westfield"}
+    assert cmc._modifies_noun("Isla joined the Westfield netball team.", "netball")
+    for text in ("Ana sold the Honda yesterday.", "Ana sold the Honda to Bo.", "Ana sold the Honda Jazz.",
+                 "Ana sold the Honda here."):
+        assert not cmc._modifies_noun(text, "honda"), text
 
 
 def test_a_change_that_names_the_old_value_changes_that_fact(db):
