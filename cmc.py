@@ -2132,6 +2132,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["subject"], row["subject_key"] = \
                     _named_subject(db, row, text) or (row["subject"], row["subject_key"])
                 row["subject_key"], row["relation"] = _switched_plural(db, row, text) or (row["subject_key"], row["relation"])
+                row.update(_for_our_thing(db, row, text) or {})
                 row["subject"], row["subject_key"], row["relation"] = \
                     _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"], row["relation"])
                 row.update(_renewed(db, row, text) or {})
@@ -2667,6 +2668,24 @@ def _owned_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     if relation == facts[0]["relation"]:  # copied: "Leah's Polo is parked on …" says `parked_on`
         relation = _own_relation(db, text, row["subject"], row["object"], row["serial"]) or relation
     return {"subject": " ".join(words[1:]), "subject_key": entity_key(facts[0]["object"]), "relation": relation}
+
+
+_FIRST_PERSON = {"i", "we", "ive", "weve", "im", "were", "id", "wed", "ill", "well"}  # "We've" is "weve"
+
+
+def _for_our_thing(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
+    """The thing the user named after "for our" / "for my" as the subject, when the model read
+    the user ("We've", "I") as the fact's subject and the memory knows the thing: "We've gone over
+    to Plusnet for our Wi-Fi." read as (We've, provider, Plusnet for our Wi-Fi) after "Our Wi-Fi
+    provider is Sky." is the Wi-Fi's provider, Plusnet. None otherwise."""
+    if row["subject_key"] not in _FIRST_PERSON:
+        return None
+    m = re.search(r"\bfor\s+(?:our|my)\s+([\w'’-]+(?:\s+[\w'’-]+){0,2}?)[.,;!?]*$", text)
+    key = entity_key(m[1]) if m else ""
+    if not key or not db.execute(SUBJECT_EDGES, {"subject_key": key}).fetchone():
+        return None
+    value = re.sub(r"\s+for\s+(?:our|my)\s+.*$", "", row["object"])
+    return {"subject": m[1], "subject_key": key, "object": value, "object_key": entity_key(value)}
 
 
 _SWITCHING = {"switch", "switched", "switches", "switching", "change", "changed", "changes", "changing",

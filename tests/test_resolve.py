@@ -292,6 +292,17 @@ def test_a_plural_switched_to_a_value_is_the_one_fact_of_its_singular(db):
     assert current(db)[("dentist", "doctor")] == ("dr moore", 2) and current(db)[("gym", "manager")] == ("bo", 7)
 
 
+def test_the_thing_the_user_names_after_for_our_is_the_subject_of_their_change(db):
+    _model_put(db, "Our Wi-Fi provider is Sky.", ("Wi-Fi", "provider", "Sky"))
+    _model_put(db, "We've gone over to Plusnet for our Wi-Fi.", ("We've", "provider", "Plusnet for our Wi-Fi"))
+    assert current(db) == {("wi fi", "provider"): ("plusnet", 2)}
+    # a thing the memory does not know, or a subject who is not the user: as read
+    _model_put(db, "I use Monzo for my savings.", ("I", "bank", "Monzo"))
+    _model_put(db, "Tom switched to BT for our Wi-Fi.", ("Tom", "provider", "BT"))
+    assert current(db)[("i", "bank")] == ("monzo", 3) and current(db)[("tom", "provider")] == ("bt", 4)
+    assert current(db)[("wi fi", "provider")] == ("plusnet", 2)
+
+
 def test_a_change_of_a_known_thing_to_a_value_gives_its_fact_the_value(db):
     # the model read the council as the subject; the record changes the collection day's one fact
     _model_put(db, "The bin collection day is Monday.", ("bin collection day", "collection", "Monday"))
