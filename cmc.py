@@ -1338,14 +1338,15 @@ def _noun_run_before(text: str, s: str, r: str, o: str) -> tuple[str, str]:
                  text, re.IGNORECASE)
     if not m or not s.islower():
         return s, r
-    before = m[1].split()
-    name = words_of(r.replace("_", " "))
-    if any(w in _EDGE_WORDS or _verb_form(w) for w in before) or not any(_like_word(w, n) for w in before for n in name):
+    before, name = m[1].split(), words_of(r.replace("_", " "))
+    if any(w in _EDGE_WORDS or _verb_form(w) for w in before) \
+            or not any(_like_word(w, n) for w in before for n in name):
         return s, r
     whole = " ".join([*before, s])
-    between = text[text.index(whole) + len(whole):text.find(o, text.index(whole) + len(whole))].split()
-    relation = "_".join(w for w in between if w not in _PRE_VERB_ADVERBS)
-    return (whole, relation) if relation and text.find(o, text.index(whole) + len(whole)) >= 0 else (s, r)
+    after = text.index(whole) + len(whole)
+    end = text.find(o, after)
+    relation = "_".join(w for w in text[after:end].split() if w not in _PRE_VERB_ADVERBS) if end >= 0 else ""
+    return (whole, relation) if relation else (s, r)
 
 
 # a clause's own subject up to its verb of being: "[our] landlord is now", "[Li's] boss is"
@@ -1368,7 +1369,9 @@ def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     m = _CLAUSE_SUBJECT.fullmatch(clauses[-1]) if len(clauses) > 1 else None
     if not m or any(w in _EDGE_WORDS | _PREPOSITIONS | _CLAUSE_WORDS for w in m[2].split()):
         return s, r
-    return (m[1] or m[2]), "_".join(m[2].split()) if m[1] else m[2].split()[-1]
+    if m[1]:  # "Li's boss": Li's `boss`
+        return m[1], "_".join(m[2].split())
+    return m[2], m[2].split()[-1]  # "our landlord", "our new landlord": the landlord's `landlord`
 
 
 def _owner_in_relation(text: str, s: str, r: str) -> tuple[str, str]:
@@ -1377,7 +1380,8 @@ def _owner_in_relation(text: str, s: str, r: str) -> tuple[str, str]:
     for_project_falcon_was_extended_to, 15 May) is Project Falcon's `deadline`, as "Project
     Falcon's deadline …" would be. The subject is a lowercase noun the record follows with "of"
     or "for" and a proper name the relation's name opens with. Else as read."""
-    m = re.search(r"(?<!\w)" + re.escape(s) + r"\s+(of|for)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)", text)
+    m = re.search(r"(?<!\w)" + re.escape(s) + r"\s+(of|for)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)",
+                  text)
     if not m or _proper(s):
         return s, r
     owner = m[2]
@@ -1390,11 +1394,11 @@ def _noun_before_place(text: str, r: str, o: str) -> tuple[str, str]:
     """(relation, object) with the place a proper name only locates made whole, when a small
     model put its noun in the relation's name: "Maya works at the bakery on Mill Lane." read as
     (Maya, work_at_the_bakery, Mill Lane) works at "the bakery on Mill Lane". Else as read."""
-    m = re.search(r"(?<!\w)(at|in|for|with)\s+((?:the|a|an)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\s+(?:on|in|at|near|by|off)\s+)"
-                  + re.escape(o) + r"(?!\w)", text)
-    if not m or not _proper(o) or m[3] in _EDGE_WORDS or not any(_like_word(m[3], n) for n in words_of(r.replace("_", " "))):
-        return r, o
+    m = re.search(r"(?<!\w)(at|in|for|with)\s+((?:the|a|an)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\s+"
+                  r"(?:on|in|at|near|by|off)\s+)" + re.escape(o) + r"(?!\w)", text)
     said = words_of(r.replace("_", " "))  # "work_at_the_bakery": work_at
+    if not m or not _proper(o) or m[3] in _EDGE_WORDS or not any(_like_word(m[3], n) for n in said):
+        return r, o
     said = said[:said.index(m[1]) + 1] if m[1] in said else [*words_of(text[:m.start(1)])[-1:], m[1]]
     return "_".join(said), m[2] + o
 
@@ -2131,7 +2135,8 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 row["subject_key"], row["relation"] = _possessed(db, row) or (row["subject_key"], row["relation"])
                 row["subject"], row["subject_key"] = \
                     _named_subject(db, row, text) or (row["subject"], row["subject_key"])
-                row["subject_key"], row["relation"] = _switched_plural(db, row, text) or (row["subject_key"], row["relation"])
+                row["subject_key"], row["relation"] = \
+                    _switched_plural(db, row, text) or (row["subject_key"], row["relation"])
                 row.update(_for_our_thing(db, row, text) or {})
                 row["subject"], row["subject_key"], row["relation"] = \
                     _relation_in_subject(db, row, text) or (row["subject"], row["subject_key"], row["relation"])
@@ -2699,8 +2704,9 @@ def _switched_plural(db: sqlite3.Connection, row: dict, text: str) -> tuple[str,
     dentist is Dr. Patel." is the dentist's fact. None when the plural is a subject the memory
     knows, or its one word is no plural of a subject with exactly one current fact."""
     words = row["subject_key"].split()
-    if len(words) != 1 or _proper(row["subject"]) or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0] \
-            or not re.search(r"\b(?:%s)\s+%s\b" % ("|".join(_SWITCHING), re.escape(row["subject"])), text, re.IGNORECASE):
+    switched = re.search(r"\b(?:%s)\s+%s\b" % ("|".join(_SWITCHING), re.escape(row["subject"])), text, re.IGNORECASE)
+    if len(words) != 1 or _proper(row["subject"]) or not switched \
+            or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0]:
         return None
     for base in LEXICON.bases(words[0]):
         facts = {f["relation"] for f in db.execute(SUBJECT_EDGES, {"subject_key": base})} if base != words[0] else ()

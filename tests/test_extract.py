@@ -150,6 +150,8 @@ def test_a_fact_said_in_a_later_clause_is_of_that_clauses_own_subject():
     text = "The flat was sold, and our landlord is now Mrs. Ahmed."
     assert cmc.validate_extraction(7, text, facts_reply(("The flat", "sold_and_our_landlord_is_now", "Mrs. Ahmed"))) \
         .triples == [cmc.Triple("landlord", "landlord", "Mrs. Ahmed")]
+    assert cmc.validate_extraction(7, "The flat was sold, and our new landlord is Mrs. Ahmed.", facts_reply(
+        ("The flat", "sold", "Mrs. Ahmed"))).triples == [cmc.Triple("new landlord", "landlord", "Mrs. Ahmed")]
     text = "Li left, so Li's boss is now Ann."
     assert cmc.validate_extraction(7, text, facts_reply(("Li", "left", "Ann"))).triples == \
         [cmc.Triple("Li's", "boss", "Ann")]

@@ -285,11 +285,12 @@ def test_a_plural_switched_to_a_value_is_the_one_fact_of_its_singular(db):
     assert current(db)[("bank", "bank")] == ("monzo", 4)
     # no change verb before the plural, or a singular with two facts: a subject of its own
     _model_put(db, "Our dentists are Dr. Reed.", ("dentists", "doctor", "Dr. Reed"))
+    _model_put(db, "We switched dentists to Dr. Lamb.", ("dentists", "doctor", "Dr. Lamb"))  # a subject known
     _model_put(db, "The gym is on Elm Street.", ("gym", "address", "Elm Street"))
     _model_put(db, "The gym is run by Bo.", ("gym", "manager", "Bo"))
     _model_put(db, "We switched gyms to Fitzone.", ("gyms", "manager", "Fitzone"))
-    assert current(db)[("dentists", "doctor")] == ("dr reed", 5) and current(db)[("gyms", "manager")] == ("fitzone", 8)
-    assert current(db)[("dentist", "doctor")] == ("dr moore", 2) and current(db)[("gym", "manager")] == ("bo", 7)
+    assert current(db)[("dentists", "doctor")] == ("dr lamb", 6) and current(db)[("gyms", "manager")] == ("fitzone", 9)
+    assert current(db)[("dentist", "doctor")] == ("dr moore", 2) and current(db)[("gym", "manager")] == ("bo", 8)
 
 
 def test_the_thing_the_user_names_after_for_our_is_the_subject_of_their_change(db):
