@@ -1360,13 +1360,19 @@ def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     the model's subject and object and that clause names its own subject before a verb of being:
     "The flat was sold, and our landlord is now Mrs. Ahmed." read as (The flat,
     sold_and_our_landlord_is_now, Mrs. Ahmed) is our landlord's fact, `landlord`, as "Our landlord
-    is Mrs. Ahmed." would be read; "Li left, so Li's boss is Ann." Li's `boss`. Else as read."""
+    is Mrs. Ahmed." would be read; "Li left, so Li's boss is Ann." Li's `boss`. The subject's own
+    clause must say a verb. Else as read."""
     start = text.find(s)
     end = text.find(o, start + len(s)) if start >= 0 else -1
     if end < 0:
         return s, r
     clauses = _CLAUSE_BREAK.split(text[start + len(s):end])
-    m = _CLAUSE_SUBJECT.fullmatch(clauses[-1]) if len(clauses) > 1 else None
+    # (the subject's own clause says a verb: "In Moscow, the official language is Russian." opens
+    # with a place, no clause)
+    said = clauses[0].split()
+    if len(clauses) < 2 or not any(w in _BEING or _verb_form(w) for w in said):
+        return s, r
+    m = _CLAUSE_SUBJECT.fullmatch(clauses[-1])
     if not m or any(w in _EDGE_WORDS | _PREPOSITIONS | _CLAUSE_WORDS for w in m[2].split()):
         return s, r
     if m[1]:  # "Li's boss": Li's `boss`
