@@ -1188,6 +1188,14 @@ def _clause_fact(text: str, s: str, o: str) -> Triple | None:
     return Triple(s, relation, value)
 
 
+def _text_between(text: str, subject: str, obj: str) -> str | None:
+    """A record's text from its subject to its object ("Tom works at Acme.": " works at "), or
+    None when it does not name the object after the subject."""
+    start = text.find(subject)
+    end = text.find(obj, start + len(subject)) if start >= 0 else -1
+    return text[start + len(subject):end] if end > start else None
+
+
 _AUXILIARY_VERBS = _BEING | {"has", "have", "had", "will", "would"}
 
 
@@ -1200,11 +1208,10 @@ def _acted_on(text: str, s: str, o: str) -> tuple[Triple, str] | None:
     lowercase noun (WordNet's) with no article after a verb, a role one or two after "a" or "an".
     Returns that fact and the relation of the model's, or None ("Syd Mead is famous for …", "Ben
     got married in Rome.", "… a citizen of France")."""
-    start = text.find(s)
-    end = text.find(o, start + len(s)) if start >= 0 else -1
-    if end < 0 or not _proper(o):
+    between = _text_between(text, s, o)
+    if between is None or not _proper(o):
         return None
-    tokens = [t for t in text[start + len(s):end].split() if t not in _PRE_VERB_ADVERBS]
+    tokens = [t for t in between.split() if t not in _PRE_VERB_ADVERBS]
     if len(tokens) < 3 or tokens[-1] not in {"at", "in", "for", "with", "on"}:
         return None
     role = next((k for k in (1, 2) if len(tokens) == k + 3 and tokens[0] in _BEING and tokens[1] in {"a", "an"}), 0)
@@ -1313,11 +1320,10 @@ def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     keys", related to Nina by "are with". The lowercase words right after a lowercase subject
     up to a verb of being, all said in the relation's name, belong to the subject ("Tom's
     brother is Ken." keeps `brother`: a possessive names an owner, a role follows it)."""
-    start = text.find(s)
-    end = text.find(o, start + len(s)) if start >= 0 else -1
-    if end < 0 or _proper(s) or _possessive(s.split()[-1]):
+    between = _text_between(text, s, o)
+    if between is None or _proper(s) or _possessive(s.split()[-1]):
         return s, r
-    tokens = text[start + len(s):end].split()
+    tokens = between.split()
     name = words_of(r.replace("_", " "))
     run = 0
     while run < len(tokens) and tokens[run].isalpha() and tokens[run].islower() \
@@ -1342,11 +1348,9 @@ def _noun_run_before(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     if any(w in _EDGE_WORDS or _verb_form(w) for w in before) \
             or not any(_like_word(w, n) for w in before for n in name):
         return s, r
-    whole = " ".join([*before, s])
-    after = text.index(whole) + len(whole)
-    end = text.find(o, after)
-    relation = "_".join(w for w in text[after:end].split() if w not in _PRE_VERB_ADVERBS) if end >= 0 else ""
-    return (whole, relation) if relation else (s, r)
+    end = text.find(o, m.end())
+    relation = "_".join(w for w in text[m.end():end].split() if w not in _PRE_VERB_ADVERBS) if end >= 0 else ""
+    return (text[m.start(1):m.end()], relation) if relation else (s, r)
 
 
 # a clause's own subject up to its verb of being: "[our] landlord is now", "[Li's] boss is"
@@ -1362,11 +1366,10 @@ def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     sold_and_our_landlord_is_now, Mrs. Ahmed) is our landlord's fact, `landlord`, as "Our landlord
     is Mrs. Ahmed." would be read; "Li left, so Li's boss is Ann." Li's `boss`. The subject's own
     clause must say a verb. Else as read."""
-    start = text.find(s)
-    end = text.find(o, start + len(s)) if start >= 0 else -1
-    if end < 0:
+    between = _text_between(text, s, o)
+    if between is None:
         return s, r
-    clauses = _CLAUSE_BREAK.split(text[start + len(s):end])
+    clauses = _CLAUSE_BREAK.split(between)
     # (the subject's own clause says a verb: "In Moscow, the official language is Russian." opens
     # with a place, no clause)
     said = clauses[0].split()
@@ -2424,9 +2427,11 @@ def _changed_to(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
     # dining room." read as (Dad, moved, the dining room))
     others = sorted(spans - {row["object"], row["subject"]}, key=len, reverse=True)
     for name in (row["object"], row["subject"], *others):
-        fact = _only_fact(db, entity_key(name))
         m = re.search(r"(?<!\w)" + re.escape(name) + r"\s+(?:to|into|onto)\s+(?:the\s+)?(.+?)[.;,!?]*$", text)
-        if fact is None or not m or m[1] not in spans or (entity_key(name), fact["relation"]) == \
+        if not m or m[1] not in spans:  # (checked before the query: most of a record's spans are no thing moved)
+            continue
+        fact = _only_fact(db, entity_key(name))
+        if fact is None or (entity_key(name), fact["relation"]) == \
                 (row["subject_key"], row["relation"]) or entity_key(m[1]) == entity_key(fact["object"]) \
                 or _says_past(_words_outside(fact["text"], fact["subject"], fact["object"])):
             continue  # (a past event stays: "We moved the vase into the hall." after "… was made in …")
@@ -3250,9 +3255,8 @@ def _went_up_to(words: Sequence[str]) -> set[str]:
 def _words_between(text: str, subject: str, obj: str) -> list[str] | None:
     """A record's words from its subject to its object ("Tom works at Acme.": works, at), or None
     when it does not name the object after the subject."""
-    start = text.find(subject)
-    end = text.find(obj, start + len(subject)) if start >= 0 else -1
-    return words_of(text[start + len(subject):end]) if end > start else None
+    between = _text_between(text, subject, obj)
+    return None if between is None else words_of(between)
 
 
 def _own_relation(db: sqlite3.Connection, text: str, subject: str, obj: str, serial: int) -> str | None:

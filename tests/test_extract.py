@@ -140,6 +140,7 @@ def test_a_noun_read_as_the_relation_after_a_lowercase_subject_is_the_subjects()
         ("The spare", "key_is_under", "the mat"))).triples == [cmc.Triple("The spare key", "is_under", "the mat")]
     # a possessive's role, a proper name's, or no verb of being after the noun: as read
     for text, triple in [("Tom's brother is Ken.", ("Tom's", "brother", "Ken")),
+                         ("The kids' teacher is now Ms. Lee.", ("kids'", "teacher", "Ms. Lee")),
                          ("Acme CEO is Bo Lind.", ("Acme", "CEO", "Bo Lind")),
                          ("The spare keys hang by the door.", ("spare", "keys", "door"))]:
         assert cmc.validate_extraction(7, text, facts_reply(triple)).triples == [cmc.Triple(*triple)], text
@@ -223,6 +224,8 @@ def test_a_noun_read_as_the_relation_before_a_lowercase_subject_is_the_subjects(
     text = "The fire alarm test moved to 11am."
     assert cmc.validate_extraction(7, text, facts_reply(("test", "alarm", "11am"))).triples == \
         [cmc.Triple("fire alarm test", "moved_to", "11am")]
+    assert cmc.validate_extraction(7, "The fire alarm test now moved to 11am.", facts_reply(
+        ("test", "alarm", "11am"))).triples == [cmc.Triple("fire alarm test", "moved_to", "11am")]  # no adverb
     # the relation names none of the words before, a verb among them, a capital letter, or no
     # opening article: as read
     for text, triple in [("The fire alarm test moved to 11am.", ("test", "moved_to", "11am")),
