@@ -1370,8 +1370,8 @@ def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
     if between is None:
         return s, r
     clauses = _CLAUSE_BREAK.split(between)
-    # (the subject's own clause says a verb: "In Moscow, the official language is Russian." opens
-    # with a place, no clause)
+    # (the subject's own clause says a verb: "In Leeds, the bin day is Monday." opens with a
+    # place, no clause)
     said = clauses[0].split()
     if len(clauses) < 2 or not any(w in _BEING or _verb_form(w) for w in said):
         return s, r
