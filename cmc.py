@@ -98,7 +98,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -132,7 +132,17 @@ DROP TRIGGER entities_ai;
 DROP INDEX current_edges_by_object;
 CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 """,
+    8: """
+CREATE TABLE other_way (
+    assertion_id INTEGER PRIMARY KEY REFERENCES assertions (id) ON DELETE CASCADE,
+    serial INTEGER NOT NULL, subject TEXT NOT NULL, subject_key TEXT NOT NULL, relation TEXT NOT NULL,
+    object TEXT NOT NULL, object_key TEXT NOT NULL);
+CREATE INDEX other_way_by_key ON other_way (subject_key, relation, serial);
+""",
 }
+# version N -> what the upgrade to N computes beyond its SQL (the facts kept the other way round
+# of the records a file already holds)
+MIGRATION_FILLS = {8: lambda db: fill_other_way(db)}
 
 
 def default_db_path() -> Path:
@@ -174,6 +184,8 @@ def open_db(path: str | Path) -> sqlite3.Connection:
                 _run_script(db, SCHEMA_PATH.read_text())
             for step in range(version + 1, SCHEMA_VERSION + 1) if version else ():
                 _run_script(db, MIGRATIONS[step])
+                if step in MIGRATION_FILLS:
+                    MIGRATION_FILLS[step](db)
                 db.execute(f"PRAGMA user_version = {step}")
     return db
 
@@ -2166,6 +2178,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
                 if r is None:
                     continue
                 r["id"] = db.execute(INSERT_ASSERTION, r).lastrowid
+                keep_other_way(db, record_text, r)
                 add_entity(db, r["subject_key"], r["subject"])
                 resolve_assertion(db, r)
     return True
@@ -2220,6 +2233,73 @@ def _kind_row(db: sqlite3.Connection, text: str, row: dict) -> dict | None:
         return None
     return {**row, "subject": kind, "subject_key": entity_key(kind), "relation": align_relation(db, kind, row["serial"]),
             "relation_text": kind, "object": row["subject"], "object_key": row["subject_key"]}
+
+
+# "X is the parent of Y", "X serves as the chair of Y": the role, between "the" / "as" and "of"
+_ROLE_NOUN = re.compile(r"(?:\bthe|\bas)\s+((?:[a-z]+\s+){1,4}?)of\s+(?:the\s+)?$")
+
+
+def _participle(verb: str) -> str:
+    """The past participle of a verb as a record wrote it, to name a fact the other way round:
+    "performed" stays, "employs" is "employed", "leads" is "led" (WordNet's irregular forms)."""
+    if verb.endswith("ed") or verb in _IRREGULAR_PASTS:
+        return verb
+    base = next((b for b in LEXICON.bases(verb) if b != verb), verb[:-1])
+    irregular = next((p for p in sorted(_IRREGULAR_PASTS) if (e := LEXICON.entry(p)) and base in e.bases), "")
+    if irregular:
+        return irregular
+    if base.endswith("e"):
+        return base + "d"
+    return base[:-1] + "ied" if base.endswith("y") and base[-2:-1] not in "aeiou" else base + "ed"
+
+
+def _other_way(text: str, row: dict) -> dict | None:
+    """The fact an assertion states between two names, keyed on its other name (the other_way
+    table), or None. English does not say which of two names has one value at a time: a song has
+    one performer and a club one chair, but a person has one employer and supports one team,
+    and "Elton John performed Rocket Man." is worded as "Sam supports Arsenal." is. So a fact
+    said by the one verb between two proper names (articles and adverbs aside) is also kept
+    the other way: Rocket Man `performed_by` Elton John (and, when a role named after the verb
+    made it the second name's, "Kim chairs the Book Club." as its `chair`, Kim `chairs` the
+    Book Club). So is a person's role said with a copula: "Ann is the parent of Bo." is Bo's
+    `parent`, and Ann is `parent_of` Bo; "Paris is the capital of France." names no person's
+    role and is France's alone."""
+    s, o = row["subject"], row["object"]
+    if entity_key(s) != row["subject_key"] or entity_key(o) != row["object_key"] or row["subject_key"] == row["object_key"] \
+            or not _proper(s) or not _proper(o) or s not in text or o not in text:
+        return None
+    as_written = text.index(s) < text.index(o)
+    first, second = (s, o) if as_written else (o, s)
+    between = _text_between(text, first, second)
+    if between is None:
+        return None
+    # an article aside even in capitals: a name's own "The" the model left out ("directs The Beatles")
+    words = [w for w in between.split() if w not in _PRE_VERB_ADVERBS and w.lower() not in _ARTICLES]
+    if len(words) == 1 and _verb_form(words[0]):
+        relation = f"{_participle(words[0])}_by" if as_written else words[0]
+    elif not as_written and (m := _ROLE_NOUN.search(between)) \
+            and (_DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between)):
+        noun = LEXICON._noun_at(tuple(m[1].split()))
+        if not noun or "person" not in noun.noun_kinds[:2]:
+            return None
+        relation = "_".join(m[1].split()) + "_of"
+    else:
+        return None
+    return {"assertion_id": row["id"], "serial": row["serial"], "subject": o, "subject_key": row["object_key"],
+            "relation": relation_key(relation), "object": s, "object_key": row["subject_key"]}
+
+
+INSERT_OTHER_WAY = """
+INSERT INTO other_way (assertion_id, serial, subject, subject_key, relation, object, object_key)
+VALUES (:assertion_id, :serial, :subject, :subject_key, :relation, :object, :object_key)
+"""
+
+
+def keep_other_way(db: sqlite3.Connection, text: str, row: dict) -> None:
+    """Store an assertion's other-way fact, if its record states one (_other_way)."""
+    other = _other_way(text, row)
+    if other:
+        db.execute(INSERT_OTHER_WAY, other)
 
 
 def _further_fact(db: sqlite3.Connection, row: dict, text: str) -> dict | None:
@@ -3450,6 +3530,21 @@ def rebuild_current(db: sqlite3.Connection) -> int:
     with transaction(db):
         replay_current(db)
     return db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
+
+
+OTHER_WAY_SOURCES = """
+SELECT a.id, a.serial, a.subject, a.subject_key, a.object, a.object_key, r.text
+FROM assertions AS a JOIN records AS r USING (serial) ORDER BY a.id
+"""
+
+
+def fill_other_way(db: sqlite3.Connection) -> int:
+    """Recompute the other_way table from the assertions and their records (inside the
+    caller's transaction); returns its row count."""
+    db.execute("DELETE FROM other_way")
+    for a in db.execute(OTHER_WAY_SOURCES).fetchall():
+        keep_other_way(db, a["text"], dict(a))
+    return db.execute("SELECT count(*) FROM other_way").fetchone()[0]
 
 
 def replay_current(db: sqlite3.Connection) -> None:
@@ -4816,20 +4911,35 @@ FROM assertions AS a WHERE a.serial <= :as_of ORDER BY a.serial, a.id
 """
 
 
+# the facts kept the other way round (other_way): per (subject, relation) the newest is current
+FACTS_OTHER_WAY = """
+SELECT subject, relation, object, serial, current FROM (
+    SELECT subject, relation, object, serial, assertion_id,
+           row_number() OVER (PARTITION BY subject_key, relation ORDER BY serial DESC, assertion_id DESC) = 1 AS current
+    FROM other_way WHERE serial <= :upto)
+WHERE current OR :all_versions ORDER BY serial, assertion_id
+"""
+
+
 def facts(db: sqlite3.Connection, all_versions: bool = False, as_of: int | None = None) -> list[dict]:
-    """The current edges (or every assertion), now or as the memory stood after record as_of."""
+    """The current edges (or every assertion), now or as the memory stood after record as_of,
+    then the facts kept the other way round ("other_way": true)."""
     if as_of is None:
         rows = db.execute(FACTS_ALL if all_versions else FACTS_CURRENT)
     else:
         rows = db.execute(FACTS_ALL_AS_OF if all_versions else FACTS_CURRENT_AS_OF, {"as_of": as_of})
-    return [{"subject": r[0], "relation": r[1], "object": r[2], "serial": r[3], "current": bool(r[4])}
-            for r in rows]
+    found = [{"subject": r[0], "relation": r[1], "object": r[2], "serial": r[3], "current": bool(r[4])}
+             for r in rows]
+    other = db.execute(FACTS_OTHER_WAY, {"upto": LATEST if as_of is None else as_of, "all_versions": all_versions})
+    return found + [{"subject": r[0], "relation": r[1], "object": r[2], "serial": r[3], "current": bool(r[4]),
+                     "other_way": True} for r in other]
 
 
 COUNTS = """
 SELECT (SELECT count(*) FROM records) AS records,
        (SELECT count(*) FROM assertions) AS assertions,
        (SELECT count(*) FROM current_edges) AS current_edges,
+       (SELECT count(*) FROM other_way) AS other_way,
        (SELECT count(*) FROM records WHERE status = 'unresolved') AS unresolved,
        (SELECT count(*) FROM records WHERE status = 'no_fact') AS no_fact,
        (SELECT count(*) FROM records WHERE status = 'pending') AS pending,
@@ -4865,6 +4975,17 @@ class Explanation:
 
 VERSIONS = """
 SELECT id, subject, subject_key, relation, object, object_key, serial FROM assertions
+WHERE subject_key = :subject_key AND (:relation IS NULL OR relation = :relation) AND serial <= :upto
+ORDER BY relation, serial, id
+"""
+
+
+# ... and for `cmc history`, with the facts kept the other way round (a relation of its own name)
+HISTORY_VERSIONS = """
+SELECT id, subject, subject_key, relation, object, object_key, serial FROM assertions
+WHERE subject_key = :subject_key AND (:relation IS NULL OR relation = :relation) AND serial <= :upto
+UNION ALL
+SELECT assertion_id, subject, subject_key, relation, object, object_key, serial FROM other_way
 WHERE subject_key = :subject_key AND (:relation IS NULL OR relation = :relation) AND serial <= :upto
 ORDER BY relation, serial, id
 """
@@ -4909,9 +5030,9 @@ def history(db: sqlite3.Connection, subject: str, relation: str | None = None) -
         rel = relation_key(relation)
         aliased = db.execute("SELECT relation FROM relation_aliases WHERE alias = ?", (rel,)).fetchone()
         rel = aliased[0] if aliased else rel
-    rows = db.execute(VERSIONS, {"subject_key": key, "relation": rel, "upto": LATEST}).fetchall()
-    if not rows and rel is not None and db.execute(VERSIONS, {"subject_key": key, "relation": None,
-                                                              "upto": LATEST}).fetchone():
+    rows = db.execute(HISTORY_VERSIONS, {"subject_key": key, "relation": rel, "upto": LATEST}).fetchall()
+    if not rows and rel is not None and db.execute(HISTORY_VERSIONS, {"subject_key": key, "relation": None,
+                                                                      "upto": LATEST}).fetchone():
         raise CmcError(f"{subject!r} has no {rel!r} facts. Run cmc history {subject!r} without --relation.")
     if not rows:
         raise CmcError(f"No facts about {subject!r} are stored. `cmc facts` lists the current ones.")
@@ -5035,7 +5156,7 @@ def match_records(db: sqlite3.Connection, text: str) -> list[tuple[int, str]]:
 # line. Every stored table is written whole; derived ones (current_edges, the FTS indexes) are
 # recomputed on import, so an imported memory reads exactly like the original.
 EXPORT_FORMAT = 1
-DERIVED_TABLES = {"current_edges"}
+DERIVED_TABLES = {"current_edges", "other_way"}
 EXPORT_ORDER = ("meta", "records", "forgotten", "relations", "relation_aliases", "assertions",
                 "entities", "rules", "rule_evidence")
 
@@ -5149,6 +5270,7 @@ def import_memory(db: sqlite3.Connection, path: str | Path) -> Transfer:
             raise CmcError(f"{path} has a {broken[0]} row (rowid {broken[1]}) that refers to a missing "
                            f"{broken[2]} row; nothing was imported.")
         replay_current(db)
+        fill_other_way(db)
         reindex_fts(db)  # the rows came in without add_records / add_entity
     compact_anchor_index(db, force=True)
     count = db.execute("SELECT count(*) FROM current_edges").fetchone()[0]
@@ -5161,6 +5283,7 @@ class Rebuilt:
     changed_edges: int  # (subject, relation)s whose stored edge was wrong or missing (0 when sound)
     entities_added: int
     entities_removed: int
+    other_way: int = 0  # facts kept the other way round (recomputed)
 
 
 CURRENT_SNAPSHOT = "SELECT subject_key, relation, object_key, serial, assertion_id FROM current_edges"
@@ -5177,6 +5300,7 @@ def rebuild(db: sqlite3.Connection) -> Rebuilt:
     with transaction(db):
         before = {(r[0], r[1]): tuple(r[2:]) for r in db.execute(CURRENT_SNAPSHOT)}
         replay_current(db)
+        other_way = fill_other_way(db)
         after = {(r[0], r[1]): tuple(r[2:]) for r in db.execute(CURRENT_SNAPSHOT)}
         added = 0
         for key, name in db.execute(MISSING_ENTITIES).fetchall():
@@ -5187,7 +5311,7 @@ def rebuild(db: sqlite3.Connection) -> Rebuilt:
         reindex_fts(db)
     compact_anchor_index(db, force=True)
     changed = sum(before.get(k) != after.get(k) for k in before.keys() | after.keys())
-    return Rebuilt(len(after), changed, added, removed)
+    return Rebuilt(len(after), changed, added, removed, other_way)
 
 
 # ── api ────────  Memory: the Python API over the functions above (the CLI prints the same dataclasses)
@@ -5452,8 +5576,10 @@ def _cli():
         from rich.table import Table
         table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
         for r in rows:
-            table.add_row(str(r["serial"]), r["subject"], r["relation"], r["object"],
-                          *(["yes" if r["current"] else ""] if all_versions else []))
+            table.add_row(str(r["serial"]), r["subject"], r["relation"] + (" *" if r.get("other_way") else ""),
+                          r["object"], *(["yes" if r["current"] else ""] if all_versions else []))
+        if any(r.get("other_way") for r in rows):
+            table.caption = "* the same record's fact kept the other way round"
         out().print(table)
 
     @app.command("relations")
@@ -5586,7 +5712,8 @@ def _cli():
             print(json.dumps(asdict(done)))
             return
         out().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
-                    f"{done.entities_added} added, {done.entities_removed} removed")
+                    f"{done.entities_added} added, {done.entities_removed} removed; "
+                    f"{done.other_way} facts kept the other way round")
 
     return app
 

@@ -82,6 +82,24 @@ CREATE TABLE current_edges (
 -- a walk reads a value's newest fact per relation backwards ("Narendra Modi directs the BBC").
 CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 
+-- Facts kept the other way round, derived from assertions (rebuild recomputes them). A fact
+-- said by the one verb between two proper names ("Elton John performed Rocket Man.") or a
+-- person's role said with a copula ("Ann is the parent of Bo.") is also kept keyed on its other
+-- name: Rocket Man performed_by Elton John; Ann parent_of Bo. English does not say which of the
+-- two names has one value at a time (a song has one performer, a person supports one team), so
+-- each reading keeps its own versions: per (subject_key, relation) the newest is current.
+-- `cmc facts` and `cmc history` list them; no catalogue relation is made for them.
+CREATE TABLE other_way (
+    assertion_id INTEGER PRIMARY KEY REFERENCES assertions (id) ON DELETE CASCADE,
+    serial       INTEGER NOT NULL,
+    subject      TEXT NOT NULL,                  -- the assertion's object, a literal span
+    subject_key  TEXT NOT NULL,
+    relation     TEXT NOT NULL,                  -- after the record's verb or role: 'performed_by'
+    object       TEXT NOT NULL,
+    object_key   TEXT NOT NULL
+);
+CREATE INDEX other_way_by_key ON other_way (subject_key, relation, serial);
+
 -- Subjects the question may name. span is the key with '_' for spaces, so each subject is one
 -- FTS5 token and an anchor lookup is an exact whole-span match. add_entity indexes the span
 -- itself (no insert trigger, as for records_fts).
@@ -133,4 +151,4 @@ CREATE TABLE forgotten (
     forgotten_at TEXT NOT NULL
 );
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

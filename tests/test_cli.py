@@ -85,6 +85,17 @@ def test_facts_and_info_json(run):
     assert info["schema_version"] == cmc.SCHEMA_VERSION and info["extract_calls"] == 1  # one batch
 
 
+def test_facts_mark_those_kept_the_other_way_round(run):
+    run.model.replies += [facts_reply(("Elton John", "performed", "Rocket Man"))]
+    run("add", "Elton John performed Rocket Man.")
+    shown = run("facts").stdout
+    assert "performed_by *" in shown and "kept the other way round" in shown
+    assert json.loads(run("facts", "--json").stdout)[1] == {
+        "subject": "Rocket Man", "relation": "performed_by", "object": "Elton John", "serial": 1, "current": True,
+        "other_way": True}
+    assert json.loads(run("info", "--json").stdout)["other_way"] == 1
+
+
 @pytest.mark.parametrize("args,message", [
     (["add", "   "], "empty"),
     (["add"], "Nothing to add"),

@@ -987,3 +987,58 @@ def test_a_present_passive_is_no_past_a_move_leaves_alone(db):
     _model_put(db, "We moved the vase into the hall.", ("the vase", "moved", "the hall"))
     assert current(db)[("vase", "made_in")] == ("pottery", 3) and current(db)[("vase", "moved")] == ("hall", 4)
     assert cmc._says_past(["are", "kept", "in"]) is False and cmc._says_past(["studied", "at"]) is True
+
+
+def other_way(db):
+    return [(r["subject"], r["relation"], r["object"], r["current"]) for r in cmc.facts(db, all_versions=True)
+            if r.get("other_way")]
+
+
+def test_a_fact_said_by_one_verb_between_two_names_is_kept_the_other_way_too(db):
+    # which name has one value at a time the words do not say: each way keeps its own versions
+    put(db, "Elton John performed Rocket Man.", ("Elton John", "performed", "Rocket Man"))
+    put(db, "Sam now supports the Hornets.", ("Sam", "supports", "Hornets"))
+    put(db, "Ayumi Hamasaki performed Rocket Man.", ("Ayumi Hamasaki", "performed", "Rocket Man"))
+    put(db, "Brian Epstein manages The Beatles.", ("Brian Epstein", "manages", "Beatles"))  # the name's "The" left out
+    assert other_way(db) == [("Rocket Man", "performed_by", "Elton John", False),
+                             ("Hornets", "supported_by", "Sam", True),
+                             ("Rocket Man", "performed_by", "Ayumi Hamasaki", True),
+                             ("Beatles", "managed_by", "Brian Epstein", True)]
+    assert current(db)[("elton john", "performed")] == ("rocket man", 1), "the fact as written stays as it was"
+    history = cmc.history(db, "Rocket Man")
+    assert [(h.relation, [(v.object, v.current) for v in h.versions]) for h in history] == \
+        [("performed_by", [("Elton John", False), ("Ayumi Hamasaki", True)])]
+    assert cmc.info(db, "m.db", None)["other_way"] == 4
+
+
+def test_a_role_named_after_the_verb_or_a_persons_role_is_kept_the_other_way_as_said(db):
+    # stored as the second name's (its `chair`, Bo's `parent`): the other way is the first name's
+    put(db, "Kim chairs the Book Club.", ("Book Club", "chair", "Kim"))
+    put(db, "Ann is the parent of Bo.", ("Bo", "parent", "Ann"))
+    put(db, "Uma serves as the treasurer of Acme.", ("Acme", "treasurer", "Uma"))
+    assert other_way(db) == [("Kim", "chairs", "Book Club", True), ("Ann", "parent_of", "Bo", True),
+                             ("Uma", "treasurer_of", "Acme", True)]
+
+
+def test_no_other_way_without_one_verb_between_two_proper_names(db):
+    put(db, "Paris is the capital of France.", ("France", "capital", "Paris"))  # a city is no person's role
+    put(db, "Dave works for Lucasfilm.", ("Dave", "works_for", "Lucasfilm"))  # a verb and a preposition
+    put(db, "Ana studies chemistry.", ("Ana", "studies", "chemistry"))  # a kind of thing, no name
+    put(db, "Tom plays football for Leeds.", ("Tom", "plays_for", "Leeds"))
+    put(db, "Kim is a citizen of France.", ("Kim", "citizen_of", "France"))
+    assert other_way(db) == []
+
+
+def test_other_way_facts_are_recomputed_by_rebuild_and_leave_with_forget(db):
+    put(db, "Elton John performed Rocket Man.", ("Elton John", "performed", "Rocket Man"))
+    later = put(db, "Ayumi Hamasaki performed Rocket Man.", ("Ayumi Hamasaki", "performed", "Rocket Man"))
+    before = other_way(db)
+    db.execute("DELETE FROM other_way")
+    assert cmc.rebuild(db).other_way == 2 and other_way(db) == before
+    cmc.forget(db, [later])
+    assert other_way(db) == [("Rocket Man", "performed_by", "Elton John", True)]
+
+
+def test_participles_name_the_other_way(db):
+    assert [cmc._participle(v) for v in ("performed", "employs", "leads", "chairs", "carries", "sold")] == \
+        ["performed", "employed", "led", "chaired", "carried", "sold"]

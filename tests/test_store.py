@@ -118,7 +118,8 @@ def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql", "schema-v6.sql"])
+@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql", "schema-v6.sql",
+                                     "schema-v7.sql"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
     old = cmc.open_db(old_database(tmp_path, fixture))
@@ -163,10 +164,25 @@ def test_a_new_database_indexes_each_added_record_and_entity_once(db):
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 7
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 8
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
+
+
+def test_version_7_file_keeps_its_facts_the_other_way_round_when_migrated(tmp_path):
+    path = old_database(tmp_path, "schema-v7.sql")
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO records (text, text_key, added_at, source, status) VALUES "
+                "('Elton John performed Rocket Man.', 'x', 'now', 'cli', 'facts')")
+    raw.execute("INSERT INTO relations (key, first_seen) VALUES ('performed', 1)")
+    raw.execute("INSERT INTO assertions (serial, subject, subject_key, relation, relation_text, object, object_key) "
+                "VALUES (1, 'Elton John', 'elton john', 'performed', 'performed', 'Rocket Man', 'rocket man')")
+    raw.commit()
+    raw.close()
+    db = cmc.open_db(path)
+    assert [(r["subject"], r["relation"], r["object"]) for r in cmc.facts(db) if r.get("other_way")] == \
+        [("Rocket Man", "performed_by", "Elton John")]
 
 
 def test_newer_schema_is_refused_by_the_cli_in_one_line(tmp_path):
