@@ -3677,15 +3677,18 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
 # A value's newest fact per relation, read backwards, is a hop back to that fact's subject:
 # worded value first ("Narendra Modi directs the BBC"), the fact stored as written is the
 # value's, not the subject's, so a walk that reaches the BBC reaches its director. Only a record
-# that names its subject before its value can be read so; one the extractor turned round ("Rome
+# that names its subject before its value can be read so, or one whose fact is kept the other
+# way round (other_way: "Ann is the parent of Bo." is Bo's parent, and Ann's parent_of, so a
+# walk that reaches Ann reaches Bo); one the extractor turned round for another reason ("Rome
 # is the capital of Italy" as Italy -> Rome) already reads the way its meaning goes. A name the
 # question gives reads its own facts-as-value once (NAMED_INCOMING_CAP), not here.
 BACKWARDS_HOP = """
     NOT EXISTS (SELECT 1 FROM {edges} AS n
                 WHERE n.object_key = b.object_key AND n.serial > b.serial AND n.relation = b.relation)
     AND w.subject_key NOT IN (SELECT value FROM json_each(:named))
-    AND EXISTS (SELECT 1 FROM assertions AS s JOIN records AS r ON r.serial = s.serial
-                WHERE s.id = b.assertion_id AND instr(r.text, s.subject) BETWEEN 1 AND instr(r.text, s.object) - 1)
+    AND (EXISTS (SELECT 1 FROM assertions AS s JOIN records AS r ON r.serial = s.serial
+                 WHERE s.id = b.assertion_id AND instr(r.text, s.subject) BETWEEN 1 AND instr(r.text, s.object) - 1)
+         OR EXISTS (SELECT 1 FROM other_way AS o WHERE o.assertion_id = b.assertion_id))
 """
 WALK = """
 walk(subject_key, depth) AS (

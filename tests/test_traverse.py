@@ -115,6 +115,15 @@ def test_a_fact_written_value_first_is_not_read_backwards_again(db):
         ("ana", "rome", False), ("rome", "bo", True)]
 
 
+def test_a_fact_kept_the_other_way_round_is_read_backwards_though_written_value_first(db):
+    put(db, "Acme was founded by Ann Kay.", ("Acme", "founder", "Ann Kay"))
+    # Bo's parent, as written; and Ann's parent_of (other_way), so a walk that reaches Ann reaches Bo
+    put(db, "Ann Kay is the parent of Bo Kay.", ("Bo Kay", "parent", "Ann Kay"))
+    put(db, "Bo Kay lives in Lyon.", ("Bo Kay", "lives_in", "Lyon"))
+    assert [(e.subject, e.object, e.depth, e.reverse) for e in cmc.traverse(db, ["acme"])] == [
+        ("acme", "ann kay", 0, False), ("ann kay", "bo kay", 1, True), ("bo kay", "lyon", 2, False)]
+
+
 def test_only_a_values_newest_facts_are_read_backwards(db):
     put(db, "Tony directs Acme.", ("Tony", "directs", "Acme"))
     for i in range(cmc.INCOMING_CAP):
