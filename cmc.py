@@ -1240,6 +1240,29 @@ def _acted_on(text: str, s: str, o: str) -> tuple[Triple, str] | None:
     return Triple(s, verb, nouns[0]), f"{verb}_{tokens[-1]}"
 
 
+# "is the senior partner at Elm Surgery": a copula, an article, the role, a preposition, a name
+_ROLE_AT = re.compile(r"\s+(at|in|for|with|on)\s+(?:the\s+)?([A-Z][\w'’&-]*(?:\s+(?:of\s+|and\s+|&\s+)?[A-Z][\w'’&-]*)*)")
+
+
+def _role_at_place(text: str, s: str, o: str) -> Triple | None:
+    """Where a role the subject is said to be is held, when the model took the role for the
+    value: "Dr Moss is the senior partner at Elm Surgery." read as (Dr Moss, role, senior partner)
+    also says (Dr Moss, senior_partner_at, Elm Surgery), the way "Layla is a pharmacist in
+    Leeds." is Layla's pharmacist_in (_acted_on). The role is lowercase words right after a
+    copula and an article; the place, a capitalised name right after it and a preposition."""
+    between = _text_between(text, s, o)
+    if between is None or _proper(o) or not o.islower():
+        return None
+    words = [w for w in between.split() if w not in _PRE_VERB_ADVERBS]
+    if len(words) != 2 or words[0] not in _BEING or words[1] not in _ARTICLES:
+        return None
+    m = _ROLE_AT.match(text, text.index(o, text.index(s) + len(s)) + len(o))
+    if not m:
+        return None
+    place = m[2].rstrip(".")
+    return Triple(s, "_".join(words_of(o) + [m[1]]), place) if place in text else None
+
+
 def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
     """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
     brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
@@ -1321,6 +1344,8 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
         if acted_on:
             triples.append(acted_on)
+        if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
+            triples.append(placed)
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
@@ -2261,24 +2286,25 @@ def _other_way(text: str, row: dict) -> dict | None:
     said by the one verb between two proper names (articles and adverbs aside) is also kept
     the other way: Rocket Man `performed_by` Elton John (and, when a role named after the verb
     made it the second name's, "Kim chairs the Book Club." as its `chair`, Kim `chairs` the
-    Book Club). So is a person's role said with a copula: "Ann is the parent of Bo." is Bo's
-    `parent`, and Ann is `parent_of` Bo; "Paris is the capital of France." names no person's
-    role and is France's alone."""
+    Book Club). So is a role a named person is said to hold, with a copula: "Ann is the parent
+    of Bo." is Bo's `parent`, and Ann is `parent_of` Bo; "Sam is the captain of the rugby
+    team." Sam's `captain_of`; "Paris is the capital of France." names no person's role and is
+    France's alone."""
     s, o = row["subject"], row["object"]
     if entity_key(s) != row["subject_key"] or entity_key(o) != row["object_key"] or row["subject_key"] == row["object_key"] \
-            or not _proper(s) or not _proper(o) or s not in text or o not in text:
+            or s not in text or o not in text:
         return None
     as_written = text.index(s) < text.index(o)
     first, second = (s, o) if as_written else (o, s)
     between = _text_between(text, first, second)
-    if between is None:
+    if between is None or not _proper(first):
         return None
     # an article aside even in capitals: a name's own "The" the model left out ("directs The Beatles")
     words = [w for w in between.split() if w not in _PRE_VERB_ADVERBS and w.lower() not in _ARTICLES]
-    if len(words) == 1 and _verb_form(words[0]):
+    if len(words) == 1 and _verb_form(words[0]) and _proper(second):
         relation = f"{_participle(words[0])}_by" if as_written else words[0]
     elif not as_written and (m := _ROLE_NOUN.search(between)) \
-            and (_DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between)):
+            and (_DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between)):  # "... of the rugby team"
         noun = LEXICON._noun_at(tuple(m[1].split()))
         if not noun or "person" not in noun.noun_kinds[:2]:
             return None

@@ -799,3 +799,18 @@ def test_an_amount_is_a_value_never_the_thing_described():
     ex = cmc.validate_extraction(2, "1984 was written by George Orwell.", facts_reply(("1984", "author", "George Orwell")))
     assert (ex.triples[0].subject, ex.triples[0].object) == ("1984", "George Orwell")
     assert cmc._counted("The fee is £40 now.", "40") and cmc._counted("It costs $40.", "$40")
+
+
+def test_a_role_the_model_took_for_the_value_keeps_where_it_is_held():
+    ex = cmc.validate_extraction(1, "Dr Moss is the senior partner at Elm Surgery.",
+                                 facts_reply(("Dr Moss", "role", "senior partner")))
+    assert ex.triples == [cmc.Triple("Dr Moss", "role", "senior partner"),
+                          cmc.Triple("Dr Moss", "senior_partner_at", "Elm Surgery")]
+    ex = cmc.validate_extraction(2, "Jo is now the manager at Tesco Extra on Mill Road.",
+                                 facts_reply(("Jo", "job", "manager")))
+    assert ex.triples[1] == cmc.Triple("Jo", "manager_at", "Tesco Extra")
+    # no copula and article before the role, or no name after it: the model's fact alone
+    for text, triple in [("Dr Moss works as senior partner at Elm Surgery.", ("Dr Moss", "job", "senior partner")),
+                         ("Sam is the captain of the rugby team.", ("Sam", "role", "captain")),
+                         ("Ana is the best cook in our street.", ("Ana", "is", "best cook"))]:
+        assert len(cmc.validate_extraction(3, text, facts_reply(triple)).triples) == 1, text

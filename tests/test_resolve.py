@@ -1016,8 +1016,9 @@ def test_a_role_named_after_the_verb_or_a_persons_role_is_kept_the_other_way_as_
     put(db, "Kim chairs the Book Club.", ("Book Club", "chair", "Kim"))
     put(db, "Ann is the parent of Bo.", ("Bo", "parent", "Ann"))
     put(db, "Uma serves as the treasurer of Acme.", ("Acme", "treasurer", "Uma"))
+    put(db, "Sam is the captain of the rugby team.", ("the rugby team", "captain", "Sam"))  # a named person's role
     assert other_way(db) == [("Kim", "chairs", "Book Club", True), ("Ann", "parent_of", "Bo", True),
-                             ("Uma", "treasurer_of", "Acme", True)]
+                             ("Uma", "treasurer_of", "Acme", True), ("Sam", "captain_of", "the rugby team", True)]
 
 
 def test_no_other_way_without_one_verb_between_two_proper_names(db):
@@ -1026,6 +1027,8 @@ def test_no_other_way_without_one_verb_between_two_proper_names(db):
     put(db, "Ana studies chemistry.", ("Ana", "studies", "chemistry"))  # a kind of thing, no name
     put(db, "Tom plays football for Leeds.", ("Tom", "plays_for", "Leeds"))
     put(db, "Kim is a citizen of France.", ("Kim", "citizen_of", "France"))
+    put(db, "The gym is the sponsor of the Hornets.", ("the Hornets", "sponsor", "The gym"))  # no named person
+    put(db, "Sam supports the team.", ("Sam", "supports", "the team"))  # one verb, but no second name
     assert other_way(db) == []
 
 
