@@ -88,7 +88,8 @@ CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 -- name: Rocket Man performed_by Elton John; Ann parent_of Bo. English does not say which of the
 -- two names has one value at a time (a song has one performer, a person supports one team), so
 -- each reading keeps its own versions: per (subject_key, relation) the newest is current.
--- `cmc facts` and `cmc history` list them; no catalogue relation is made for them.
+-- `cmc facts` and `cmc history` list them, and a walk reads such a fact backwards though its
+-- record names the value first (BACKWARDS_HOP); no catalogue relation is made for them.
 CREATE TABLE other_way (
     assertion_id INTEGER PRIMARY KEY REFERENCES assertions (id) ON DELETE CASCADE,
     serial       INTEGER NOT NULL,
