@@ -2264,6 +2264,7 @@ def _kind_row(db: sqlite3.Connection, text: str, row: dict) -> dict | None:
 _ROLE_NOUN = re.compile(r"(?:\bthe|\bas)\s+((?:[a-z]+\s+){1,4}?)of\s+(?:the\s+)?$")
 
 
+@functools.lru_cache(maxsize=1024)
 def _participle(verb: str) -> str:
     """The past participle of a verb as a record wrote it, to name a fact the other way round:
     "performed" stays, "employs" is "employed", "leads" is "led" (WordNet's irregular forms)."""
@@ -2291,10 +2292,10 @@ def _other_way(text: str, row: dict) -> dict | None:
     team." Sam's `captain_of`; "Paris is the capital of France." names no person's role and is
     France's alone."""
     s, o = row["subject"], row["object"]
-    if entity_key(s) != row["subject_key"] or entity_key(o) != row["object_key"] or row["subject_key"] == row["object_key"] \
-            or s not in text or o not in text:
+    i, j = text.find(s), text.find(o)
+    if i < 0 or j < 0 or row["subject_key"] == row["object_key"]:
         return None
-    as_written = text.index(s) < text.index(o)
+    as_written = i < j
     first, second = (s, o) if as_written else (o, s)
     between = _text_between(text, first, second)
     if between is None or not _proper(first):
@@ -2311,6 +2312,8 @@ def _other_way(text: str, row: dict) -> dict | None:
         relation = "_".join(m[1].split()) + "_of"
     else:
         return None
+    if entity_key(s) != row["subject_key"] or entity_key(o) != row["object_key"]:
+        return None  # a key the write rules gave another name ("She" for the record's antecedent)
     return {"assertion_id": row["id"], "serial": row["serial"], "subject": o, "subject_key": row["object_key"],
             "relation": relation_key(relation), "object": s, "object_key": row["subject_key"]}
 
