@@ -2290,14 +2290,14 @@ def _other_way(text: str, row: dict) -> dict | None:
     """The fact an assertion states between two names, keyed on its other name (the other_way
     table), or None. English does not say which of two names has one value at a time: a song has
     one performer and a club one chair, but a person has one employer and supports one team,
-    and "Elton John performed Rocket Man." is worded as "Sam supports Arsenal." is. So a fact
+    and "Mira Holt performed Blue Hour." is worded as "Sam supports Arsenal." is. So a fact
     said by the one verb between two proper names (articles and adverbs aside) is also kept
-    the other way: Rocket Man `performed_by` Elton John (and, when a role named after the verb
+    the other way: Blue Hour `performed_by` Mira Holt (and, when a role named after the verb
     made it the second name's, "Kim chairs the Book Club." as its `chair`, Kim `chairs` the
     Book Club). So is a role a named person is said to hold, with a copula: "Ann is the parent
     of Bo." is Bo's `parent`, and Ann is `parent_of` Bo; "Sam is the captain of the rugby
-    team." Sam's `captain_of`; "Paris is the capital of France." names no person's role and is
-    France's alone."""
+    team." Sam's `captain_of`; "Fredville is the capital of Freedonia." names no person's role and is
+    Freedonia's alone."""
     s, o = row["subject"], row["object"]
     i, j = text.find(s), text.find(o)
     if i < 0 or j < 0 or row["subject_key"] == row["object_key"]:
@@ -2307,7 +2307,7 @@ def _other_way(text: str, row: dict) -> dict | None:
     between = _text_between(text, first, second)
     if between is None or not _proper(first):
         return None
-    # an article aside even in capitals: a name's own "The" the model left out ("directs The Beatles")
+    # an article aside even in capitals: a name's own "The" the model left out ("manages The Harbour Singers")
     words = [w for w in between.split() if w not in _PRE_VERB_ADVERBS and w.lower() not in _ARTICLES]
     if len(words) == 1 and _verb_form(words[0]) and _proper(second):
         relation = f"{_participle(words[0])}_by" if as_written else words[0]

@@ -83,9 +83,9 @@ CREATE TABLE current_edges (
 CREATE INDEX current_edges_by_value ON current_edges (object_key, serial);
 
 -- Facts kept the other way round, derived from assertions (rebuild recomputes them). A fact
--- said by the one verb between two proper names ("Elton John performed Rocket Man.") or a
+-- said by the one verb between two proper names ("Mira Holt performed Blue Hour.") or a
 -- person's role said with a copula ("Ann is the parent of Bo.") is also kept keyed on its other
--- name: Rocket Man performed_by Elton John; Ann parent_of Bo. English does not say which of the
+-- name: Blue Hour performed_by Mira Holt; Ann parent_of Bo. English does not say which of the
 -- two names has one value at a time (a song has one performer, a person supports one team), so
 -- each reading keeps its own versions: per (subject_key, relation) the newest is current.
 -- `cmc facts` and `cmc history` list them, and a walk reads such a fact backwards though its

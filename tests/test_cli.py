@@ -86,12 +86,12 @@ def test_facts_and_info_json(run):
 
 
 def test_facts_mark_those_kept_the_other_way_round(run):
-    run.model.replies += [facts_reply(("Elton John", "performed", "Rocket Man"))]
-    run("add", "Elton John performed Rocket Man.")
+    run.model.replies += [facts_reply(("Mira Holt", "performed", "Blue Hour"))]
+    run("add", "Mira Holt performed Blue Hour.")
     shown = run("facts").stdout
     assert "performed_by *" in shown and "kept the other way round" in shown
     assert json.loads(run("facts", "--json").stdout)[1] == {
-        "subject": "Rocket Man", "relation": "performed_by", "object": "Elton John", "serial": 1, "current": True,
+        "subject": "Blue Hour", "relation": "performed_by", "object": "Mira Holt", "serial": 1, "current": True,
         "other_way": True}
     assert json.loads(run("info", "--json").stdout)["other_way"] == 1
 

@@ -301,15 +301,15 @@ def test_export_then_import_reads_identically(tmp_path):
 
 
 def test_import_keeps_facts_the_other_way_round_though_the_export_leaves_them_out(tmp_path, db):
-    put(db, "Elton John performed Rocket Man.", ("Elton John", "performed", "Rocket Man"))
-    put(db, "Ayumi Hamasaki performed Rocket Man.", ("Ayumi Hamasaki", "performed", "Rocket Man"))
+    put(db, "Mira Holt performed Blue Hour.", ("Mira Holt", "performed", "Blue Hour"))
+    put(db, "Lena Park performed Blue Hour.", ("Lena Park", "performed", "Blue Hour"))
     cmc.export(db, tmp_path / "m.jsonl")
     assert '"other_way"' not in (tmp_path / "m.jsonl").read_text()  # derived, as current_edges is
     dst = cmc.open_db(tmp_path / "b.db")
     cmc.import_memory(dst, tmp_path / "m.jsonl")
     assert cmc.facts(dst, True) == cmc.facts(db, True)
     assert [(f["subject"], f["object"]) for f in cmc.facts(dst) if f.get("other_way")] == \
-        [("Rocket Man", "Ayumi Hamasaki")], "only the current one without --all"
+        [("Blue Hour", "Lena Park")], "only the current one without --all"
 
 
 def test_export_lines_hold_records_assertions_rules_and_aliases(db):

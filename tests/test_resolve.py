@@ -996,18 +996,18 @@ def other_way(db):
 
 def test_a_fact_said_by_one_verb_between_two_names_is_kept_the_other_way_too(db):
     # which name has one value at a time the words do not say: each way keeps its own versions
-    put(db, "Elton John performed Rocket Man.", ("Elton John", "performed", "Rocket Man"))
+    put(db, "Mira Holt performed Blue Hour.", ("Mira Holt", "performed", "Blue Hour"))
     put(db, "Sam now supports the Hornets.", ("Sam", "supports", "Hornets"))
-    put(db, "Ayumi Hamasaki performed Rocket Man.", ("Ayumi Hamasaki", "performed", "Rocket Man"))
-    put(db, "Brian Epstein manages The Beatles.", ("Brian Epstein", "manages", "Beatles"))  # the name's "The" left out
-    assert other_way(db) == [("Rocket Man", "performed_by", "Elton John", False),
+    put(db, "Lena Park performed Blue Hour.", ("Lena Park", "performed", "Blue Hour"))
+    put(db, "Joe Hale manages The Harbour Singers.", ("Joe Hale", "manages", "Harbour Singers"))  # the name's "The" left out
+    assert other_way(db) == [("Blue Hour", "performed_by", "Mira Holt", False),
                              ("Hornets", "supported_by", "Sam", True),
-                             ("Rocket Man", "performed_by", "Ayumi Hamasaki", True),
-                             ("Beatles", "managed_by", "Brian Epstein", True)]
-    assert current(db)[("elton john", "performed")] == ("rocket man", 1), "the fact as written stays as it was"
-    history = cmc.history(db, "Rocket Man")
+                             ("Blue Hour", "performed_by", "Lena Park", True),
+                             ("Harbour Singers", "managed_by", "Joe Hale", True)]
+    assert current(db)[("mira holt", "performed")] == ("blue hour", 1), "the fact as written stays as it was"
+    history = cmc.history(db, "Blue Hour")
     assert [(h.relation, [(v.object, v.current) for v in h.versions]) for h in history] == \
-        [("performed_by", [("Elton John", False), ("Ayumi Hamasaki", True)])]
+        [("performed_by", [("Mira Holt", False), ("Lena Park", True)])]
     assert cmc.info(db, "m.db", None)["other_way"] == 4
 
 
@@ -1022,8 +1022,8 @@ def test_a_role_named_after_the_verb_or_a_persons_role_is_kept_the_other_way_as_
 
 
 def test_no_other_way_without_one_verb_between_two_proper_names(db):
-    put(db, "Paris is the capital of France.", ("France", "capital", "Paris"))  # a city is no person's role
-    put(db, "Dave works for Lucasfilm.", ("Dave", "works_for", "Lucasfilm"))  # a verb and a preposition
+    put(db, "Fredville is the capital of Freedonia.", ("Freedonia", "capital", "Fredville"))  # a city is no person's role
+    put(db, "Dave works for Initech.", ("Dave", "works_for", "Initech"))  # a verb and a preposition
     put(db, "Ana studies chemistry.", ("Ana", "studies", "chemistry"))  # a kind of thing, no name
     put(db, "Tom plays football for Leeds.", ("Tom", "plays_for", "Leeds"))
     put(db, "Kim is a citizen of France.", ("Kim", "citizen_of", "France"))
@@ -1033,13 +1033,13 @@ def test_no_other_way_without_one_verb_between_two_proper_names(db):
 
 
 def test_other_way_facts_are_recomputed_by_rebuild_and_leave_with_forget(db):
-    put(db, "Elton John performed Rocket Man.", ("Elton John", "performed", "Rocket Man"))
-    later = put(db, "Ayumi Hamasaki performed Rocket Man.", ("Ayumi Hamasaki", "performed", "Rocket Man"))
+    put(db, "Mira Holt performed Blue Hour.", ("Mira Holt", "performed", "Blue Hour"))
+    later = put(db, "Lena Park performed Blue Hour.", ("Lena Park", "performed", "Blue Hour"))
     before = other_way(db)
     db.execute("DELETE FROM other_way")
     assert cmc.rebuild(db).other_way == 2 and other_way(db) == before
     cmc.forget(db, [later])
-    assert other_way(db) == [("Rocket Man", "performed_by", "Elton John", True)]
+    assert other_way(db) == [("Blue Hour", "performed_by", "Mira Holt", True)]
 
 
 def test_participles_name_the_other_way(db):

@@ -174,15 +174,15 @@ def test_version_7_file_keeps_its_facts_the_other_way_round_when_migrated(tmp_pa
     path = old_database(tmp_path, "schema-v7.sql")
     raw = sqlite3.connect(path)
     raw.execute("INSERT INTO records (text, text_key, added_at, source, status) VALUES "
-                "('Elton John performed Rocket Man.', 'x', 'now', 'cli', 'facts')")
+                "('Mira Holt performed Blue Hour.', 'x', 'now', 'cli', 'facts')")
     raw.execute("INSERT INTO relations (key, first_seen) VALUES ('performed', 1)")
     raw.execute("INSERT INTO assertions (serial, subject, subject_key, relation, relation_text, object, object_key) "
-                "VALUES (1, 'Elton John', 'elton john', 'performed', 'performed', 'Rocket Man', 'rocket man')")
+                "VALUES (1, 'Mira Holt', 'mira holt', 'performed', 'performed', 'Blue Hour', 'blue hour')")
     raw.commit()
     raw.close()
     db = cmc.open_db(path)
     assert [(r["subject"], r["relation"], r["object"]) for r in cmc.facts(db) if r.get("other_way")] == \
-        [("Rocket Man", "performed_by", "Elton John")]
+        [("Blue Hour", "performed_by", "Mira Holt")]
 
 
 def test_newer_schema_is_refused_by_the_cli_in_one_line(tmp_path):
