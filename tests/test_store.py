@@ -164,7 +164,7 @@ def test_a_new_database_indexes_each_added_record_and_entity_once(db):
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 8
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 9
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
@@ -208,3 +208,10 @@ def test_huge_record_is_refused_and_nothing_is_stored(db, text, message):
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
 def test_the_ascii_fast_path_finds_the_same_words(text):
     assert cmc.words_of(text) == cmc._words_of_any(text)
+
+
+def test_version_8_file_gets_record_times_and_windows_when_migrated(tmp_path):
+    db = cmc.open_db(old_database(tmp_path, "schema-v8.sql", "Ana lives in Lyon.", "Bo lives in Rome."))
+    assert [r[0] for r in db.execute("SELECT time FROM records")] == ["now", "now"]  # its added_at
+    assert [tuple(r) for r in db.execute("SELECT first_serial, last_serial FROM windows_fts")] == [(1, 2)]
+    assert [e["serial"] for e in cmc.recall(db, "Who lives in Rome?").evidence] == [1, 2]
