@@ -59,6 +59,36 @@ def one_line_error(result, *words):
         assert w in result.stderr, result.stderr
 
 
+# ── export ──
+
+def test_export_does_not_follow_a_link_planted_at_a_temporary_name(db, tmp_path):
+    put(db, "Ana lives in Lyon.", ("Ana", "lives_in", "Lyon"))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    target = tmp_path / "out.jsonl"
+    (tmp_path / "out.jsonl.tmp").symlink_to(victim)  # another user's guess at the temporary name
+    done = cmc.export(db, target)
+    assert victim.read_text() == "precious\n"
+    assert not target.is_symlink() and stat.S_IMODE(target.lstat().st_mode) == 0o600
+    assert json.loads(target.read_text().splitlines()[0])["cmc_export"] == cmc.EXPORT_FORMAT
+    assert done.rows["records"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.db", "m.db-shm", "m.db-wal", "out.jsonl",
+                                                           "out.jsonl.tmp", "victim.txt"]
+
+
+def test_export_refuses_a_symlinked_target_until_given_the_real_path(run, tmp_path):
+    assert run("add", "Ana lives in Lyon.").exit_code == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    link = tmp_path / "out.jsonl"
+    link.symlink_to(victim)
+    one_line_error(run("export", str(link)), "symbolic link", str(victim.resolve()))
+    assert victim.read_text() == "precious\n" and link.is_symlink()
+    assert run("export", str(victim)).exit_code == 0  # the real path, given on purpose
+    assert '"cmc_export"' in victim.read_text() and stat.S_IMODE(victim.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.db", "m.db-shm", "m.db-wal", "out.jsonl", "victim.txt"]
+
+
 # ── the cache directory ──
 
 def test_the_assembled_qwen_model_and_the_cache_directory_are_private(tmp_path, monkeypatch):
