@@ -272,11 +272,63 @@ def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]]) -> lis
     return serials
 
 
-def stored_sources(db: sqlite3.Connection, prefix: str) -> set[str]:
-    """Sources already stored under a prefix (what a resumed `add --file` skips)."""
-    rows = db.execute("SELECT source FROM records WHERE source >= ? AND source < ?",
-                      (prefix, prefix + "\U0010ffff"))
-    return {r[0] for r in rows}
+# A line of a file is known by what it says, not by where it stands: its source is
+# 'file:PATH#H:K', the K-th line of PATH whose stored text hashes to H. So a rerun of `add --file`
+# after lines were inserted, deleted, moved or copied stores each line it has not stored yet,
+# once, and skips the others wherever they now stand.
+_BOM = b"\xef\xbb\xbf"
+
+
+def file_records(path: Path) -> list[tuple[str, str]]:
+    """(text, source) for each non-empty line of a UTF-8 file, a leading byte-order mark dropped.
+    A bad line raises CmcError naming it, before anything is stored."""
+    try:
+        raw = path.read_bytes().removeprefix(_BOM)
+    except OSError as e:
+        raise CmcError(f"Cannot read {path}: {e.strerror}.") from None
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CmcError(f"{path} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
+    prefix, seen, items = f"file:{path.resolve()}", {}, []
+    for n, line in enumerate(content.splitlines(), 1):
+        if line.strip():
+            try:
+                text = clean_record(line)
+            except CmcError as e:
+                raise CmcError(f"{path} line {n}: {e} Nothing was added.") from None
+            items.append((text, prefix + _line_identity(text, seen)))
+    return items
+
+
+def _line_identity(text: str, seen: dict[str, int]) -> str:
+    """'#H:K': the hash of a line's stored text and which occurrence of that text it is (seen
+    counts the earlier ones)."""
+    import hashlib
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    seen[digest] = seen.get(digest, 0) + 1
+    return f"#{digest}:{seen[digest]}"
+
+
+FILE_SOURCES = "SELECT source, text FROM records WHERE source >= :low AND source < :high"
+_BY_CONTENT = re.compile(r"#[0-9a-f]{16}:[0-9]+")
+_BY_LINE = re.compile(r":([0-9]+)")  # 'file:PATH:LINE', as cmc named file lines before
+
+
+def stored_file_sources(db: sqlite3.Connection, path: Path) -> set[str]:
+    """The sources, as file_records names them, of the lines of a file already stored (what a
+    rerun of `add --file` skips). A record stored as 'file:PATH:LINE' counts as its text, its
+    occurrences counted in line order."""
+    prefix, found, by_line = f"file:{path.resolve()}", set(), []
+    for source, text in db.execute(FILE_SOURCES, {"low": prefix, "high": prefix + "\U0010ffff"}):
+        rest = source[len(prefix):]  # another file's name may start with this one's: match all of it
+        if _BY_CONTENT.fullmatch(rest):
+            found.add(source)
+        elif line := _BY_LINE.fullmatch(rest):
+            by_line.append((int(line[1]), text))
+    seen: dict[str, int] = {}
+    return found | {prefix + _line_identity(text, seen) for _, text in sorted(by_line)}
 
 
 # ── model ──────  the LLM interface + the llama.cpp implementation
@@ -5518,7 +5570,7 @@ def _cli():
             items = _gather(texts or [], file)
             loaded = load_model(model)  # before storing: a missing model must leave the db untouched
             conn, _ = with_db(db)
-            skip = stored_sources(conn, f"file:{file.resolve()}:") if file else set()
+            skip = stored_file_sources(conn, file) if file else set()
             serials = add_records(conn, [(t, s) for t, s in items if s not in skip])
             stats = IngestStats()
             with _progress(bool(file) and not as_json, conn) as on_record:
@@ -5575,27 +5627,11 @@ def _cli():
         return shown()
 
     def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
-        items: list[tuple[str, str]] = []
-        if file:
-            try:
-                raw = file.read_bytes()
-            except OSError as e:
-                raise CmcError(f"Cannot read {file}: {e.strerror}.") from None
-            try:
-                content = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                line = raw[:e.start].count(b"\n") + 1
-                raise CmcError(f"{file} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
-            resolved = file.resolve()
-            for n, line in enumerate(content.splitlines(), 1):
-                if line.strip():
-                    try:
-                        items.append((clean_record(line), f"file:{resolved}:{n}"))
-                    except CmcError as e:
-                        raise CmcError(f"{file} line {n}: {e} Nothing was added.") from None
+        items = file_records(file) if file else []
         for t in texts:
-            if t == "-":
-                items += [(clean_record(l), "stdin") for l in sys.stdin.read().splitlines() if l.strip()]
+            if t == "-":  # a byte-order mark is dropped, as from a file
+                lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
+                items += [(clean_record(l), "stdin") for l in lines if l.strip()]
             else:
                 items.append((clean_record(t), "cli"))
         if not items:

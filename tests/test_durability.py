@@ -59,6 +59,45 @@ def one_line_error(result, *words):
         assert w in result.stderr, result.stderr
 
 
+# ── resume by content ──
+
+def test_resuming_an_edited_file_stores_every_line_once_and_skips_none(run, tmp_path):
+    """Each rerun stores exactly the lines (counted with their copies) not stored before."""
+    path = tmp_path / "ed.txt"
+    versions = [
+        ["A1 lives in X.", "B1 lives in Y."],
+        ["Z0 lives in NEW.", "A1 lives in X.", "B1 lives in Y."],           # inserted at the top
+        ["Z0 lives in NEW.", "B1 lives in Y."],                              # A1 deleted
+        ["B1 lives in Y.", "A1 lives in X.", "Z0 lives in NEW.", "B1 lives in Y."],  # moved, B1 copied
+        ["B1 lives in Y.", "C2 lives in Q.", "B1 lives in Y.", "A1 lives in X."],
+    ]
+    wanted = collections.Counter()
+    for lines in versions:
+        path.write_text("\n".join(lines) + "\n")
+        result = run("add", "--file", str(path), "--json")
+        assert result.exit_code == 0, result.output
+        wanted |= collections.Counter(lines)  # a deleted line stays stored; a copy is one more record
+        assert collections.Counter(stored_texts(tmp_path / "m.db")) == wanted, lines
+    assert stored_texts(tmp_path / "m.db") == ["A1 lives in X.", "B1 lives in Y.", "Z0 lives in NEW.",
+                                              "B1 lives in Y.", "C2 lives in Q."]
+    assert "(4 already stored)" in " ".join(run("add", "--file", str(path)).stdout.split())
+
+
+def test_a_file_loaded_with_line_number_sources_resumes_by_content(run, tmp_path):
+    """Records stored as 'file:PATH:LINE' by an older cmc count as their lines' content."""
+    path = tmp_path / "old.txt"
+    path.write_text("A1 lives in X.\nB1 lives in Y.\nA1 lives in X.\nC1 lives in Z.\n")
+    db = cmc.open_db(tmp_path / "m.db")
+    cmc.add_records(db, [(t, f"file:{path.resolve()}:{n}")  # the older cmc was stopped after line 3
+                         for n, t in enumerate(["A1 lives in X.", "B1 lives in Y.", "A1 lives in X."], 1)])
+    db.close()
+    path.write_text("N0 lives in W.\n" + path.read_text())  # and a line was inserted at the top since
+    result = run("add", "--file", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert stored_texts(tmp_path / "m.db") == ["A1 lives in X.", "B1 lives in Y.", "A1 lives in X.",
+                                              "N0 lives in W.", "C1 lives in Z."]
+
+
 # ── export ──
 
 def test_export_does_not_follow_a_link_planted_at_a_temporary_name(db, tmp_path):
@@ -87,6 +126,20 @@ def test_export_refuses_a_symlinked_target_until_given_the_real_path(run, tmp_pa
     assert run("export", str(victim)).exit_code == 0  # the real path, given on purpose
     assert '"cmc_export"' in victim.read_text() and stat.S_IMODE(victim.stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.db", "m.db-shm", "m.db-wal", "out.jsonl", "victim.txt"]
+
+
+# ── a byte-order mark ──
+
+def test_a_byte_order_mark_at_the_start_of_a_file_is_dropped(run, tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(codecs.BOM_UTF8 + "Di lives in Oslo.\nEd lives in Bern.\n".encode())
+    result = run("add", "--file", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert [r["triples"][0]["subject"] for r in json.loads(result.stdout)] == ["Di", "Ed"]
+    assert stored_texts(tmp_path / "m.db") == ["Di lives in Oslo.", "Ed lives in Bern."]
+    assert not any("\ufeff" in p for p in run.model.prompts)
+    again = run("add", "-", input="\ufeffFy lives in Rome.\n")
+    assert again.exit_code == 0 and stored_texts(tmp_path / "m.db")[-1] == "Fy lives in Rome."
 
 
 # ── the cache directory ──
