@@ -13,6 +13,7 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
+import errno
 import functools
 import itertools
 import json
@@ -150,28 +151,34 @@ def default_db_path() -> Path:
     return Path(base) / "cmc" / "memory.db"
 
 
-def open_db(path: str | Path) -> sqlite3.Connection:
-    """Open (creating or upgrading) a memory database; refuse one from a newer cmc."""
+def open_db(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
+    """Open (creating or upgrading) a memory database; refuse one from a newer cmc. read_only
+    opens an existing file for reading only, so that it works where the file or its directory
+    is read-only (a file still to be created or upgraded is opened for writing all the same)."""
     path = str(path)
-    if path != ":memory:":
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.exists():
-            # Created private before SQLite writes anything into it.
-            os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
+    db = _open_read_only(path) if read_only and path != ":memory:" else None
+    if db is not None:
+        return db
     try:
+        if path != ":memory:":
+            p = Path(path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if not p.exists():
+                # Created private before SQLite writes anything into it.
+                os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA busy_timeout = 30000")
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
-    if version > SCHEMA_VERSION:
-        db.close()
-        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
-                       " upgrade cmc to open it.")
-    if path != ":memory:":
-        db.execute("PRAGMA journal_mode = WAL")
+    except (sqlite3.DatabaseError, OSError) as e:
+        raise storage_error(e, path=path) or CmcError(
+            f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    try:
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
+    except sqlite3.OperationalError as e:
+        raise storage_error(e, db) or e
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -65536")  # 64 MB: bulk ingest at 1M records is commit-bound without it
@@ -188,6 +195,110 @@ def open_db(path: str | Path) -> sqlite3.Connection:
                     MIGRATION_FILLS[step](db)
                 db.execute(f"PRAGMA user_version = {step}")
     return db
+
+
+def _refuse_newer(db: sqlite3.Connection, path: str, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
+                       " upgrade cmc to open it.")
+
+
+def _open_read_only(path: str) -> sqlite3.Connection | None:
+    """A read-only connection to an existing database of the current schema, or None when the
+    file is missing, empty or older (the read-write open creates or upgrades it)."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    try:
+        try:
+            db, version = _connect_read_only(uri)
+        except sqlite3.OperationalError as e:
+            if not _readable_as_immutable(path, e):
+                raise
+            db, version = _connect_read_only(uri + "&immutable=1")
+    except sqlite3.OperationalError as e:
+        raise CmcError(f"Cannot read {path} ({e}). Pass another --db.") from None
+    except sqlite3.DatabaseError as e:
+        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    if version < SCHEMA_VERSION:
+        db.close()
+        return None
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA cache_size = -65536")
+    return db
+
+
+def _readable_as_immutable(path: str, e: sqlite3.OperationalError) -> bool:
+    """Whether a file the read-only open failed on can be read as immutable: a WAL file needs
+    its -shm index beside it, which a read-only directory cannot take, but no writes may wait in
+    its -wal (they would be missed)."""
+    wal = Path(path + "-wal")
+    return e.sqlite_errorname.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) and \
+        os.access(path, os.R_OK) and not (wal.exists() and wal.stat().st_size > 0)
+
+
+def _connect_read_only(uri: str) -> tuple[sqlite3.Connection, int]:
+    db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout = 30000")
+    return db, db.execute("PRAGMA user_version").fetchone()[0]
+
+
+class StorageError(CmcError):
+    """A write the disk refused: it is full, or the database is read-only. `held` is (records,
+    of them pending) in the database after the failed write was rolled back, when known."""
+
+    def __init__(self, message: str, path: str, full: bool, held: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.path, self.full, self.held = path, full, held
+
+
+_FULL = {"SQLITE_FULL", "ENOSPC", "EDQUOT"}
+_READ_ONLY = {"EROFS", "EACCES", "EPERM"}
+HELD = "SELECT count(*), coalesce(sum(status = 'pending'), 0) FROM records"
+
+
+def storage_error(e: BaseException | None, db: sqlite3.Connection | None = None,
+                  path: str = "") -> StorageError | None:
+    """The one-sentence error for a write refused by a full disk or a read-only database (file,
+    directory or disk), or None for any other error. db is the connection it failed on."""
+    code = getattr(e, "sqlite_errorname", None) or errno.errorcode.get(getattr(e, "errno", None) or 0, "")
+    path = path or (db_file(db) if db is not None else "")
+    if code in _FULL:
+        try:
+            held = tuple(db.execute(HELD).fetchone()) if db is not None else None
+        except sqlite3.Error:
+            held = None
+        kept = f", and the database keeps the {held[0]:,} record(s) stored before it ({held[1]:,} waiting " \
+            "for extraction)" if held else ""
+        return StorageError(f"The disk holding {path} is full: the write that failed was rolled back whole, "
+                            f"so nothing is half-written{kept}. Free some space and run the command again.",
+                            path, True, held)
+    if code.startswith("SQLITE_READONLY") or code in _READ_ONLY:
+        return StorageError(f"{path} is read-only ({_why_read_only(path)}), so cmc cannot write to it; commands "
+                            "that only read it (facts, history, info, export, ask) still work. Make it "
+                            "writable or pass another --db.", path, False)
+    return None
+
+
+def _why_read_only(path: str) -> str:
+    where = Path(path).absolute()
+    folder = next((p for p in where.parents if p.exists()), where.anchor)
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "its file system is mounted read-only"
+    except OSError:
+        pass
+    if not os.access(folder, os.W_OK):
+        return f"its directory {folder} is read-only"
+    return "the file is read-only" if where.exists() and not os.access(where, os.W_OK) else "it was opened read-only"
+
+
+def db_file(db: sqlite3.Connection) -> str:
+    """The file of a connection's main database (':memory:' for none)."""
+    return next((r[2] for r in db.execute("PRAGMA database_list") if r[1] == "main"), "") or ":memory:"
 
 
 def _run_script(db: sqlite3.Connection, sql: str) -> None:
@@ -213,7 +324,19 @@ class transaction:
         return self.db
 
     def __exit__(self, exc_type, exc, tb):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except sqlite3.OperationalError as e:  # a commit the disk refuses
+                exc = e
+        if self.db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+            self.db.execute("ROLLBACK")
+        refused = storage_error(exc, self.db)
+        if refused is not None:
+            raise refused from None
+        if exc_type is None:
+            raise exc
         return False
 
 
@@ -5475,7 +5598,12 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None):
         self.path = str(path or default_db_path())
-        self.db = open_db(self.path)
+        try:
+            self.db = open_db(self.path)
+        except StorageError as e:  # a read-only database can still be read; a write says why not
+            if e.full:
+                raise
+            self.db = open_db(self.path, read_only=True)
         self._model = model
 
     @property
@@ -5557,24 +5685,42 @@ def _cli():
         from rich.console import Console
         return Console(highlight=False)
 
-    def with_db(path: Optional[Path]) -> tuple[sqlite3.Connection, Path]:
+    def with_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
+        """The database; a command that only reads opens it read-only (it may be)."""
         path = path or default_db_path()
-        return open_db(path), path
+        return open_db(path, read_only), path
+
+    def guarded(command):
+        """A command whose write the disk refuses (full, read-only) ends in one line, not a
+        traceback; the commands' own transactions say it in more detail (StorageError)."""
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            try:
+                return command(*args, **kwargs)
+            except sqlite3.OperationalError as e:
+                refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
+                if refused is None:
+                    raise
+                err(str(refused))
+        return run
 
     @app.command()
     def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
             file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Add one record per non-empty line.")] = None,
             db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Store records (serials in order), then extract their facts."""
+        new, serials, stats = [], [], IngestStats()
         try:
             items = _gather(texts or [], file)
             loaded = load_model(model)  # before storing: a missing model must leave the db untouched
             conn, _ = with_db(db)
             skip = stored_file_sources(conn, file) if file else set()
-            serials = add_records(conn, [(t, s) for t, s in items if s not in skip])
-            stats = IngestStats()
+            new = [(t, s) for t, s in items if s not in skip]
+            serials = add_records(conn, new)
             with _progress(bool(file) and not as_json, conn) as on_record:
                 results = {ex.serial: ex for ex in extract_pending(conn, loaded, on_record, stats=stats)}
+        except StorageError as e:
+            err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
         except CmcError as e:
             err(str(e))
         # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
@@ -5599,6 +5745,17 @@ def _cli():
             trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
             con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
                       + (f"  ({r['reason']})" if r["reason"] else ""))
+
+    def _stopped_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
+        """A full disk during `add`: what this run stored (one transaction: all or none) and
+        extracted before it filled."""
+        if new and not stored:
+            done = f"none of the {new:,} new records were stored"
+        else:
+            done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
+            done += f", {e.held[1]:,} wait for extraction" if e.held else ""
+        return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
+                "nothing is half-written. Free some space and run the same command again to finish.")
 
     def _progress(show: bool, conn):
         """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
@@ -5647,7 +5804,7 @@ def _cli():
                 as_json: JsonOpt = False):
         """Answer a question from the current memory with one model call."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             result = ask(conn, load_model(answer_model or model), " ".join(question), as_of)
             why = explain(conn, " ".join(question), as_of) if show_why else None
         except CmcError as e:
@@ -5689,7 +5846,7 @@ def _cli():
                   as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
         """List the current edges (or every assertion with --all)."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = facts(conn, all_versions, as_of)
@@ -5709,7 +5866,7 @@ def _cli():
     def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
         """The relation catalogue and the aliases aligned onto each relation."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = relations(conn)
@@ -5727,7 +5884,7 @@ def _cli():
     def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Database path, schema version, counts and model."""
         try:
-            conn, path = with_db(db)
+            conn, path = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         data = info(conn, str(path), model)
@@ -5743,7 +5900,7 @@ def _cli():
                     db: DbOpt = None, as_json: JsonOpt = False):
         """Every version of each (subject, relation), oldest first, marking the current one."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             found = history(conn, " ".join(subject), relation)
         except CmcError as e:
             err(str(e))
@@ -5795,7 +5952,7 @@ def _cli():
                    db: DbOpt = None, as_json: JsonOpt = False):
         """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             if path is None or str(path) == "-":
                 for _, line in export_lines(conn):
                     print(line)
@@ -5838,6 +5995,8 @@ def _cli():
                     f"{done.entities_added} added, {done.entities_removed} removed; "
                     f"{done.other_way} facts kept the other way round")
 
+    for command in app.registered_commands:
+        command.callback = guarded(command.callback)
     return app
 
 
