@@ -71,13 +71,15 @@ def past_values(scenario: dict) -> list[str]:
 class InProcess:
     """cmc.Memory in this process, over one model loaded once for the whole run."""
 
-    def __init__(self, model_arg: str | None, model=None):
+    def __init__(self, model_arg: str | None, model=None, judge_arg: str | None = None):
         self.model = model if model is not None else cmc.load_model(model_arg)
         self.name = self.model.name
+        same = judge_arg in (None, "none") or judge_arg == model_arg
+        self.judge = judge_arg if judge_arg in (None, "none") else self.model if same else cmc.load_model(judge_arg)
         self.memory = None
 
     def open(self, path: Path) -> None:
-        self.memory = cmc.Memory(path, model=self.model)
+        self.memory = cmc.Memory(path, model=self.model, judge=self.judge)
 
     def add(self, texts: list[str]) -> list[str]:
         return [ex.status for ex in self.memory.add(*texts)]
@@ -125,10 +127,12 @@ class Cli:
 
 def run_scenario(driver, scenario: dict, one_by_one: bool, folder: Path) -> tuple[list[dict], list[dict]]:
     """Add a scenario's records to a fresh database, ask its questions; (adds, predictions)."""
-    driver.open(folder / f"{scenario['name']}.db")
+    path = folder / f"{scenario['name']}.db"
+    reask = path.exists()  # --keep DIR of an earlier run: its databases are asked again
+    driver.open(path)
     adds, predictions = [], []
     records = scenario["records"]
-    for told in ([[r] for r in records] if one_by_one else [records]):
+    for told in ([] if reask else [[r] for r in records] if one_by_one else [records]):
         start = time.perf_counter()
         statuses = driver.add(told)
         adds.append({"scenario": scenario["name"], "records": len(told), "statuses": statuses,
@@ -152,7 +156,9 @@ def predict(name: str, q: dict, answer: str, evidence: list[dict], past: list[st
     row = {"scenario": name, "q": q["q"], "kind": q["kind"], "golds": q["answers"], "answer": answer,
            "correct": common.score(answer, q["answers"]),
            "answer_in_evidence": common.answer_in(shown, q["answers"]),
-           "evidence": [e["serial"] for e in evidence], "seconds": seconds}
+           "evidence": [e["serial"] for e in evidence], "why": [e.get("why", "") for e in evidence],
+           "gold_from": sorted({e.get("why", "")[:6] for e in evidence if common.answer_in(e["text"], q["answers"])}),
+           "seconds": seconds}
     if q["kind"] == STALE_KIND:
         # an old value that is also part of a gold answer ("Dr. Varga" / "Varga") is not stale
         older = [v for v in past if not common.answer_in(" ".join(q["answers"]), [v])]
@@ -220,6 +226,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="only the first N scenarios")
     p.add_argument("--json", help="results JSON (default: bench/results/natural-<stem>-<mode>.json)")
     p.add_argument("--predictions", help="one JSON line per question")
+    p.add_argument("--judge-model", help="model that judges replacements ('none', 'gemma', 'qwen', a GGUF; "
+                   "default: cmc's)")
+    p.add_argument("--keep", help="keep each scenario's database in this folder; a database already "
+                   "there is asked again without adding (read-side runs)")
     return p
 
 
@@ -230,17 +240,20 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     data = Path(args.file)
     scenarios = load(data, args.only, args.limit)
     try:
-        driver = Cli(args.model) if args.cli else InProcess(args.model, model)
+        driver = Cli(args.model) if args.cli else InProcess(args.model, model, args.judge_model)
         adds, predictions = [], []
         with tempfile.TemporaryDirectory(prefix="cmc-natural-") as tmp:
+            folder = Path(args.keep) if args.keep else Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
             for scenario in scenarios:
-                a, p = run_scenario(driver, scenario, args.one_by_one, Path(tmp))
+                a, p = run_scenario(driver, scenario, args.one_by_one, folder)
                 adds += a
                 predictions += p
     except cmc.CmcError as e:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "natural", "data": common.shown(data), "scenarios": len(scenarios),
                 "mode": "one-by-one" if args.one_by_one else "batch", "cli": args.cli,
+                "judge": args.judge_model or cmc.DEFAULT_JUDGE,
                 **summarise(predictions, adds), "model": driver.name, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/natural.py", *argv]), "date": time.strftime("%Y-%m-%d")}
     out = Path(args.json) if args.json else default_json(data, args)

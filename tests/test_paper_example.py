@@ -1,5 +1,5 @@
 """The paper's running example (§1): the update changes which floor record the question needs."""
-from conftest import FakeModel, meeting_history
+from conftest import meeting_history
 
 import cmc
 
