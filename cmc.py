@@ -5362,6 +5362,7 @@ class Fact:
     object: str
     serial: int
     current: bool
+    other_way: bool = False  # the same record's fact kept the other way round (see facts())
 
 
 class Memory:
