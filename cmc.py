@@ -247,6 +247,19 @@ def clean_record(text: str) -> str:
     return text
 
 
+def record_time(text: str) -> str:
+    """A time given with records (ISO 8601: a date, or a date and time; no zone is UTC) as
+    stored in records.added_at: UTC, to the second."""
+    from datetime import datetime, timezone
+    try:
+        t = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise CmcError(f"{text!r} is not an ISO 8601 time. Give e.g. 2025-03-01 or 2025-03-01T09:30:00Z; "
+                       "nothing was stored.") from None
+    t = t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 # Serials are numbered past the largest stored *or forgotten* serial, so a forgotten serial is
 # never handed out again (a bare INTEGER PRIMARY KEY would reuse the largest after a delete).
 INSERT_RECORD = """
@@ -258,9 +271,11 @@ VALUES (1 + max((SELECT coalesce(max(serial), 0) FROM records),
 INDEX_RECORD = "INSERT INTO records_fts (rowid, text) VALUES (:serial, :text)"
 
 
-def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]]) -> list[int]:
-    """Store (text, source) pairs as pending records in one transaction; returns their serials."""
-    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]],
+                added_at: str | None = None) -> list[int]:
+    """Store (text, source) pairs as pending records in one transaction; returns their serials.
+    added_at (as record_time gives it) is when they were said; default: now."""
+    now = added_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     rows = [{"text": clean_record(t), "source": src, "added_at": now} for t, src in texts]
     serials = []
     with transaction(db):
@@ -5385,10 +5400,12 @@ class Memory:
             self._model = load_model(str(self._model) if self._model else None)
         return self._model
 
-    def add(self, *texts: str, source: str = "api") -> list[Extraction]:
-        """Store texts as the next records and extract them; one Extraction per text."""
-        model = self.model  # first: a missing model leaves the database untouched
-        serials = add_records(self.db, [(t, source) for t in texts])
+    def add(self, *texts: str, source: str = "api", time: str | None = None) -> list[Extraction]:
+        """Store texts as the next records and extract them; one Extraction per text. time
+        (ISO 8601) is when they were said; default: now."""
+        added_at = record_time(time) if time else None
+        model = self.model  # first: a missing model (or a bad time) leaves the database untouched
+        serials = add_records(self.db, [(t, source) for t in texts], added_at)
         done = {ex.serial: ex for ex in extract_pending(self.db, model)}
         return [done.get(s, Extraction(s, "pending")) for s in serials]
 
