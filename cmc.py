@@ -5380,6 +5380,17 @@ class Fact:
     other_way: bool = False  # the same record's fact kept the other way round (see facts())
 
 
+# TEMPORARY (branch i39): main is adding Memory.recall and Recall; drop these two when merging it.
+@dataclass
+class Recall:
+    evidence: list[dict]  # {"serial", "time", "text", "why"} per record, in source order
+    anchors: list[str]
+    text: str             # the rendered evidence
+
+
+RECORD_TIMES = "SELECT serial, added_at FROM records WHERE serial IN (SELECT value FROM json_each(:serials))"
+
+
 class Memory:
     """One memory database and the model it uses.
 
@@ -5411,6 +5422,24 @@ class Memory:
 
     def ask(self, question: str, *, as_of: int | None = None) -> Answer:
         return ask(self.db, self.model, question, as_of)
+
+    # TEMPORARY (branch i39): main's Memory.recall replaces this one when merged.
+    def recall(self, question: str, *, as_of: int | None = None) -> Recall:
+        """The evidence ask would read for a question, without any model call; why is the hop
+        path that selected a record, 'unresolved' (read whatever the question), or 'newest'
+        (no entity of the question is known: the newest records)."""
+        if not question.strip():
+            raise CmcError("The question is empty. Ask something, e.g. \"Where is the meeting?\"")
+        anchors, edges, evidence = select_evidence(self.db, question, as_of)
+        why: dict[int, str] = {}
+        for path in hop_paths(edges):
+            hops = " ".join(f"—{h.relation}→ {h.object}" for h in path)
+            why.setdefault(path[-1].serial, f"{path[0].subject} {hops}")
+        serials = json.dumps([s for s, _ in evidence.records])
+        times = {r[0]: r[1] for r in self.db.execute(RECORD_TIMES, {"serials": serials})}
+        rows = [{"serial": s, "time": times[s], "text": t,
+                 "why": why.get(s, "newest" if evidence.fallback else "unresolved")} for s, t in evidence.records]
+        return Recall(rows, anchors, evidence.text)
 
     def explain(self, question: str, *, as_of: int | None = None) -> Explanation:
         return explain(self.db, question, as_of)
