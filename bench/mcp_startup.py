@@ -69,13 +69,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", type=Path, default=REPO / "bench" / "results" / "mcp_startup.json")
     args = parser.parse_args()
+    load = [round(x, 2) for x in os.getloadavg()]  # the machine is shared: how busy it was
     with tempfile.TemporaryDirectory() as tmp:
         runs = []
         for n in range(args.runs):
             runs.append(round(one_run(Path(tmp) / "memory.db"), 1))
             common.log(f"run {n + 1}: initialize answered after {runs[-1]} ms")
     document = {"command": "python bench/mcp_startup.py" + (f" --runs {args.runs}" if args.runs != 5 else ""),
-                "commit": common.commit(), "python": sys.version.split()[0], "cpus": os.cpu_count(),
+                "commit": common.commit(), "python": sys.version.split()[0], "cpus": os.cpu_count(), "load_average_1_5_15_min": load,
                 "initialize_ms_median": statistics.median(runs), "initialize_ms_runs": runs,
                 "target_ms": 1000}
     args.json.parent.mkdir(parents=True, exist_ok=True)
