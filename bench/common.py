@@ -172,17 +172,29 @@ def extraction_summary(db) -> dict:
 
 def empty_evidence_tokens(model) -> int:
     """The reader prompt's floor: its tokens with no evidence record at all."""
-    empty = cmc.Evidence([], cmc.EVIDENCE_PREFIX, False, False)
-    return count_tokens(model, cmc.answer_prompt(empty, ""))
+    empty = cmc.Recall("", [], [], [], cmc.EVIDENCE_PREFIX)
+    return count_tokens(model, cmc.answer_prompt(empty))
 
 
-# ── views ──────  each returns the anchors, the edges it presents, and the rendered evidence
+# ── views ──────  each returns a cmc.Recall: the anchors, the edges it presents, the evidence
 
-@dataclass
-class Read:
-    anchors: list[str]
-    edges: list[cmc.Edge]
-    evidence: cmc.Evidence
+Read = cmc.Recall
+
+
+def as_read(question: str, anchors: list[str], edges: list, rows: list[tuple[int, str]],
+            budget: int = cmc.READ_BUDGET) -> cmc.Recall:
+    """A view's records as cmc's reader gets them: source order, numbered, under the budget
+    (the newest records kept on overflow)."""
+    kept, used = [], len(cmc.EVIDENCE_PREFIX)
+    for serial, text in sorted(rows, reverse=True):
+        used += len(cmc._line(0, text))
+        if used > budget:
+            break
+        kept.append((serial, text))
+    kept.reverse()
+    evidence = [{"serial": s, "time": "", "text": t, "why": "view"} for s, t in kept]
+    text = cmc.EVIDENCE_PREFIX + "".join(cmc._line(n, t) for n, (_, t) in enumerate(kept, 1))
+    return cmc.Recall(question, evidence, anchors, edges, text, len(kept) < len(rows))
 
 
 # For each (subject, relation): its most recent earlier assertion whose object differs from the
@@ -221,12 +233,6 @@ UNRESOLVED = "SELECT serial FROM records WHERE status IN ('unresolved', 'pending
 FACT_BM25 = """
 SELECT rowid FROM records_fts WHERE records_fts MATCH :query ORDER BY bm25(records_fts), rowid DESC
 """
-
-
-def fit(rows: list[tuple[int, str]], fallback: bool = False) -> cmc.Evidence:
-    """cmc's render rule: source order, numbered, <= 60,000 characters incl. the prefix, the
-    newest contiguous suffix of whole records kept on overflow."""
-    return cmc._fit(sorted(rows), cmc.EVIDENCE_BUDGET, fallback)
 
 
 def with_depths(anchors: list[str], edges: list[cmc.Edge]) -> list[cmc.Edge]:
@@ -279,7 +285,7 @@ class Views:
 
     def view_cmc(self, question: str) -> Read:
         if question not in self._cmc:
-            self._cmc[question] = Read(*cmc.select_evidence(self.db, question))
+            self._cmc[question] = cmc.recall(self.db, question)
         return self._cmc[question]
 
     def view_prior_read_refresh(self, question: str) -> Read:
@@ -292,7 +298,7 @@ class Views:
             cur = self.current[(r["subject_key"], r["relation"])]
             edges.append(cmc.Edge(cur.subject, cur.relation, cur.object, cur.serial, r["depth"],
                                   cur.subject_text, cur.object_text))
-        return Read(anchors, edges, cmc.render(self.db, edges))
+        return as_read(question, anchors, edges, self._rows(e.serial for e in edges))
 
     def view_stale_closure(self, question: str) -> Read:
         read = self.view_cmc(question)
@@ -301,7 +307,7 @@ class Views:
             old = self.prior[(e.object, e.relation) if e.reverse else (e.subject, e.relation)]
             edges.append(cmc.Edge(e.subject, e.relation, old.object, old.serial, e.depth,
                                   old.subject_text, old.object_text))
-        return Read(read.anchors, edges, cmc.render(self.db, edges))
+        return as_read(question, read.anchors, edges, self._rows(e.serial for e in edges))
 
     def ranked_facts(self, question: str) -> list[int]:
         words = list(dict.fromkeys(cmc.words_of(question)))
@@ -313,16 +319,16 @@ class Views:
 
     def _fact_read(self, question: str, serials) -> Read:
         anchors = cmc.anchor(self.db, question)
-        evidence = fit(self._rows(serials))
-        shown = {s for s, _ in evidence.records}
-        edges = [e for e in self.current.values() if e.serial in shown]
-        return Read(anchors, with_depths(anchors, edges), evidence)
+        read = as_read(question, anchors, [], self._rows(serials))
+        shown = {e["serial"] for e in read.evidence}
+        read.edges = with_depths(anchors, [e for e in self.current.values() if e.serial in shown])
+        return read
 
     def view_fact_bm25(self, question: str) -> Read:
         return self._fact_read(question, self.ranked_facts(question))
 
     def view_fact_bm25_matched(self, question: str) -> Read:
-        budget = len(self.view_cmc(question).evidence.text)
+        budget = len(self.view_cmc(question).text)
         used = len(cmc.EVIDENCE_PREFIX) + sum(len(cmc._line(s, self.texts[s])) for s in self.unresolved)
         picked = []
         for serial in self.ranked_facts(question):
@@ -336,7 +342,7 @@ class Views:
         return self._fact_read(question, {e.serial for e in self.current.values()})
 
     def view_raw_history(self, question: str) -> Read:
-        return Read(cmc.anchor(self.db, question), [], fit(list(self.texts.items()), fallback=True))
+        return as_read(question, cmc.anchor(self.db, question), [], list(self.texts.items()))
 
 
 # ── evaluate ───  one reader call per question and view
@@ -360,18 +366,16 @@ def evaluate(model, items: list[Item], views_by_db: dict, views: list[str]) -> l
             start = time.monotonic()
             for it in mine:
                 read = v.read(view, it.question)
-                ans = cmc.answer(model, it.question, read.anchors, read.edges, read.evidence)
-                seen = fit([(e["serial"], e["text"]) for e in ans.evidence])  # after the reader's budget
-                prompt = cmc.answer_prompt(seen, it.question)
+                ans = cmc.answer(model, read)
                 predictions.append({
                     "id": it.id, "subset": it.subset, "view": view, "question": it.question,
                     "gold": it.golds, "prediction": ans.answer,
                     "correct": score(ans.answer, it.golds) or score(ans.raw, it.golds),
-                    "answer_in_evidence": answer_in(seen.text, it.golds),
-                    "answer_in_rendered": answer_in(read.evidence.text, it.golds),  # before the budget
-                    "input_tokens": count_tokens(model, prompt), "truncated": read.evidence.truncated,
-                    "fallback": read.evidence.fallback, "anchors": read.anchors,
-                    "evidence": [s for s, _ in seen.records], "left_out": ans.left_out})
+                    "answer_in_evidence": answer_in(read.text, it.golds),
+                    "answer_in_rendered": answer_in(read.text, it.golds),
+                    "input_tokens": count_tokens(model, cmc.answer_prompt(read)), "truncated": read.truncated,
+                    "fallback": not read.anchors, "anchors": read.anchors,
+                    "evidence": [e["serial"] for e in read.evidence], "hidden": read.hidden})
             if mine:
                 log(f"{key} {view}: {len(mine)} questions in {time.monotonic() - start:.1f} s")
     return predictions

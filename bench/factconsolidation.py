@@ -14,8 +14,7 @@ benchmark's substring exact match (raw and parsed output, the higher kept).
 --json writes {"results": [{"view", "subset", "n", "accuracy", "answer_in_evidence",
 "answer_in_rendered", "mean_input_tokens", "truncated"}], "model", "commit", ...}: one row per
 view and subset run, plus pooled rows "sh", "mh" and "all". answer_in_evidence is the gold in
-what the reader was shown (after cmc.focus cut the evidence to the reader's budget),
-answer_in_rendered in the view's rendered evidence before that cut. All are fractions. Per-question
+what the reader was shown (cmc's read budget), answer_in_rendered the same. All are fractions. Per-question
 predictions go to --predictions (default factconsolidation.predictions.jsonl in --out-dir, so
 bench/out/ unless --out-dir says otherwise).
 """
@@ -93,7 +92,7 @@ def run(args, models: common.Models) -> dict:
                 "date": time.strftime("%Y-%m-%d"), "data": common.shown(args.data),
                 "subsets": subsets, "limit": args.limit,
                 "views": views, "extraction": extraction,
-                "read_seconds": round(time.monotonic() - start, 1), "choice_window": cmc.CHOICE_WINDOW,
+                "read_seconds": round(time.monotonic() - start, 1),
                 "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
     predictions_path = Path(args.predictions) if args.predictions else out / "factconsolidation.predictions.jsonl"
     common.write_outputs(Path(args.json) if args.json else None, predictions_path, document, predictions)
@@ -114,8 +113,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--predictions", help="per-question predictions (JSON lines; default: "
                    "factconsolidation.predictions.jsonl in --out-dir)")
     p.add_argument("--out-dir", default=str(common.OUT), help="where the per-length databases live")
-    p.add_argument("--choice-window", type=float, help="the reader chooses among candidates this close to "
-                   f"the best ranking score (default: cmc.CHOICE_WINDOW = {cmc.CHOICE_WINDOW})")
     return p
 
 
@@ -124,8 +121,6 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     args.argv = argv
-    if args.choice_window is not None:
-        cmc.CHOICE_WINDOW = args.choice_window  # an experiment's knob; cmc itself has no option for it
     try:
         document = run(args, common.Models(args.model, args.answer_model, model))
     except cmc.CmcError as e:

@@ -74,8 +74,9 @@ def audit(data: Path, subsets: list[str], limit: int | None) -> dict:
             dbs[it.db] = cmc.open_db(path)
             texts[it.db] = dict(dbs[it.db].execute("SELECT serial, text FROM records"))
         db = dbs[it.db]
-        anchors, _, evidence = cmc.select_evidence(db, it.question)
-        if common.answer_in(evidence.text, it.golds):
+        read = cmc.recall(db, it.question)
+        anchors = read.anchors
+        if common.answer_in(read.text, it.golds):
             kind = "current"
         elif common.answer_in(any_version_texts(db, anchors, texts[it.db]), it.golds):
             kind = "superseded_only"

@@ -16,7 +16,7 @@ so multi-hop chains) until the history holds N records, and measures again with 
 questions plus generated multi-hop questions over the synthetic graph.
 
 Per size: every question is read once to warm up, then once timed (p50, p95, max of
-cmc.select_evidence). Ingest: 10,000 new rule-matchable records are added to a copy of the
+cmc.recall). Ingest: 10,000 new rule-matchable records are added to a copy of the
 database that holds active rules for every template, then `cmc.extract_pending(db, None)` must
 extract them all without a model (reported as pending while cmc cannot); then once more as a
 user would, `python cmc.py add --file` in a new process.
@@ -277,12 +277,12 @@ def read_latency(db: sqlite3.Connection, questions: list[str]) -> tuple[list[flo
     milliseconds, and this thread's CPU milliseconds (what other processes on the cores cannot
     inflate)."""
     for q in questions:
-        cmc.select_evidence(db, q)
+        cmc.recall(db, q)
     quiet_heap()
     times, cpu, results = [], [], []
     for q in questions:
         c0, t0 = time.thread_time(), time.perf_counter()
-        result = cmc.select_evidence(db, q)
+        result = cmc.recall(db, q)
         times.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.thread_time() - c0) * 1000)
         results.append(result)
@@ -367,9 +367,11 @@ def ask_cold(db_path: Path, questions: list[str]) -> list[float]:
 
 # The queries a read (and an add) runs: each must reach its rows through an index.
 HOT_QUERIES = ("MAX_ANCHOR_WORDS", "ANCHOR_CANDIDATES", "OBJECT_ANCHORS", "TRAVERSE", "INCOMING",
-               "RECORDS_BY_SERIAL", "UNRESOLVED", "HISTORY_TAIL", "UPSERT_EDGE", "CACHED", "PENDING")
+               "WINDOW_SEARCH", "RECORDS_IN", "RECORDS_BETWEEN", "NEWEST_RECORDS", "REPLACED_AMONG",
+               "REPLACE_SEARCH", "UPSERT_EDGE", "CACHED", "PENDING")
 _PLAN_PARAMS = {"anchors": '["x"]', "spans": '["x"]', "serials": "[1]", "max_hops": cmc.MAX_HOPS,
-                "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"', "cap": 8}
+                "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"', "cap": 8,
+                "limit": 64, "first": 1, "last": 9}
 
 
 def query_plans(db: sqlite3.Connection) -> dict[str, list[str]]:
@@ -408,8 +410,8 @@ def measure(db_path: Path, db: sqlite3.Connection, questions: list[tuple[str, st
             if q:
                 asked.append((q[0], q[1]))
     times, cpu, results = read_latency(db, [q for q, _ in asked])
-    found = sum(gold.casefold() in ev.text.casefold() for (_, gold), (_, _, ev) in zip(asked, results))
-    sizes = [len(ev.text) for _, _, ev in results]
+    found = sum(gold.casefold() in read.text.casefold() for (_, gold), read in zip(asked, results))
+    sizes = [len(read.text) for read in results]
     db.close()
     rates, note = [], "skipped"
     for _ in range(ingest_runs if ingest else 0):  # each run on a fresh copy: disk time varies run to run

@@ -37,6 +37,8 @@ class FakeModel:
 
     def _rest(self, prompt, reply):
         script = self._current(prompt)
+        if reply and not reply.startswith(" "):  # a reply that opens with a word ("Changes: ")
+            script = script.lstrip()
         return script[len(reply):] if script.startswith(reply) else ""
 
     def complete(self, prompt, *, reply="", max_tokens=64, stop=("\n",)):

@@ -62,8 +62,9 @@ def test_bench_runs_on_a_tiny_history_and_grows_it(tmp_path):
     db = cmc.open_db(tmp_path / "bench.db")
     statuses = [r[0] for r in db.execute("SELECT status FROM records WHERE serial <= 5 ORDER BY serial")]
     assert statuses == ["facts"] * 4 + ["no_fact"]
-    _, _, evidence = cmc.select_evidence(db, QUESTION)
-    assert [s for s, _ in evidence.records] == [3, 4]  # Leeds, then Asia: not London's records
+    read = cmc.recall(db, QUESTION)
+    assert [e.serial for e in read.edges] == [3, 4]  # Leeds, then Asia: not London's records
+    assert {3, 4} <= {e["serial"] for e in read.evidence}
 
 
 def test_bench_command_writes_one_json_object_per_size(tmp_path):

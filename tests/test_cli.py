@@ -39,13 +39,11 @@ def test_add_file_then_ask_json_prints_one_document(run, tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["answer"] == "floor 5"
-    assert [e["serial"] for e in doc["evidence"]] == [3, 5]
+    assert {3, 5} <= {e["serial"] for e in doc["evidence"]} and 1 not in {e["serial"] for e in doc["evidence"]}
+    assert set(doc["evidence"][0]) >= {"serial", "time", "text", "why"}  # as the README documents them
     assert doc["anchors"] == ["weekly meeting"]
     assert doc["edges"][0] == {"subject": "weekly meeting", "relation": "held_in", "object": "room b",
                                "serial": 5, "depth": 0}
-    assert set(doc["candidates"][0]) == {"answer", "score", "serial", "depth", "subject", "reverse", "path",
-                                         "first_hop", "wording", "updates"}  # as the README documents them
-    assert doc["candidates"][0]["first_hop"] == ["weekly meeting", "held_in"]
 
 
 def test_add_human_output_shows_serial_status_triples(run):
@@ -144,18 +142,17 @@ def test_bulk_add_prints_a_summary_and_relations_lists_the_catalogue(run, tmp_pa
     assert info["extract_calls"] == 1 and "extract_prompt_tokens" in info and "rules_active" in info
 
 
-def test_ask_says_how_many_records_the_readers_budget_left_out(run):
+def test_ask_says_when_more_matched_than_the_budget_holds(run):
     notes = [f"Note {i}: the garden needed water after a mild and sunny week." for i in range(20)]
-    run.model.replies += ['{"status": "no_fact", "triples": []}'] * 21 + ["Madonna", "Madonna"]
-    added = run("add", "Past Masters was performed by Madonna.", *notes)
+    run.model.replies += ['{"status": "no_fact", "triples": []}'] * 21 + ["Mira Holt", "Mira Holt"]
+    added = run("add", "Blue Hour was performed by Mira Holt.", *notes)
     assert added.exit_code == 0, added.output
-    shown = run("ask", "Who performed Past Masters?")  # no entity is known: the history is read
+    shown = run("ask", "Who performed Blue Hour in the garden?", "--budget", "400")
     assert shown.exit_code == 0, shown.output
     said = " ".join(shown.stdout.split())  # rich wraps long lines
-    assert "(13 more history records sharing fewer of its words were not read)" in said
-    assert "[1] Past Masters was performed by Madonna." in said
-    doc = json.loads(run("ask", "Who performed Past Masters?", "--json").stdout)
-    assert doc["left_out"] == 21 - len(doc["evidence"]) > 0 and doc["evidence"][0]["serial"] == 1
+    assert "(more matched than the budget holds)" in said and "Mira Holt" in said
+    doc = json.loads(run("ask", "Who performed Blue Hour in the garden?", "--budget", "400", "--json").stdout)
+    assert doc["truncated"] and 0 < len(doc["evidence"]) < 21
 
 
 def test_explain_draws_a_fact_read_backwards_with_its_arrow_reversed(run):

@@ -77,7 +77,7 @@ def test_remember_stores_one_record_per_non_empty_line_with_the_time_given(tmp_p
         {"subject": "Tove", "relation": "plays", "object": "the oboe"}]
     assert text(result) == "[1] facts Tove —plays→ the oboe; [2] no_fact"
     with cmc.Memory(tmp_path / "m.db") as m:
-        assert [tuple(r) for r in m.db.execute("SELECT source, added_at FROM records")] == [
+        assert [tuple(r) for r in m.db.execute("SELECT source, time FROM records")] == [
             ("mcp", "2025-03-01T00:00:00Z")] * 2
 
 
@@ -87,7 +87,8 @@ def test_ask_gives_the_answer_and_evidence_of_the_cli(meeting, tmp_path, monkeyp
     (asked,) = calls(server, ("ask", {"question": FLOOR}))
     assert not asked.is_error
     assert asked.structured_content["answer"] == "floor 5"
-    assert [e["serial"] for e in asked.structured_content["evidence"]] == [3, 5]
+    serials = [e["serial"] for e in asked.structured_content["evidence"]]
+    assert {3, 5} <= set(serials) and 1 not in serials  # Room A's meeting record was superseded
     assert text(asked).splitlines()[:2] == ["floor 5", "evidence:"]
     monkeypatch.setattr(cmc, "load_model", lambda path: FakeModel([" floor 5"]))
     cli = CliRunner().invoke(cmc._cli(), ["ask", FLOOR, "--json", "--db", str(tmp_path / "m.db")])
@@ -103,7 +104,7 @@ def test_recall_reads_the_evidence_without_a_model_call(meeting):
     assert {3, 5} <= {e["serial"] for e in evidence}
     assert all(set(e) == {"serial", "time", "text", "why"} for e in evidence)
     assert got.structured_content["anchors"] == ["weekly meeting"]
-    assert "[5] The weekly meeting is in Room B." in text(got)
+    assert f"[5] {evidence[-1]['time'][:10]} The weekly meeting is in Room B." in text(got).splitlines()
 
 
 def test_facts_history_and_explain(meeting):
@@ -136,7 +137,7 @@ def test_forget_then_recall_reads_the_fact_that_fell_back(meeting):
 @pytest.mark.parametrize("tool, args, message", [
     ("remember", {"text": "Tove plays the oboe.\nbad\x00byte"}, "Line 2: The record contains a NUL byte"),
     ("remember", {"text": " \n "}, "Nothing to remember."),
-    ("remember", {"text": "Tove plays the oboe.", "time": "next week"}, "'next week' is not an ISO 8601 time."),
+    ("remember", {"text": "Tove plays the oboe.", "time": "next week"}, "'next week' is not an ISO 8601 time;"),
     ("forget", {"serials": [9]}, "There is no record 9 (the newest is 0); nothing was forgotten."),
     ("history", {"subject": "Tove"}, "No facts about 'Tove' are stored."),
     ("ask", {"question": "  "}, "The question is empty."),
@@ -156,6 +157,22 @@ def test_a_missing_model_is_a_tool_error_and_only_the_calls_that_need_it_fail(tm
     remembered, listed = calls(server, ("remember", {"text": "Tove plays the oboe."}), ("facts", {}))
     assert remembered.is_error and "nope.gguf" in text(remembered)
     assert not listed.is_error and listed.structured_content == {"facts": []}
+
+
+def test_the_model_and_the_judge_are_made_once_for_all_calls(tmp_path, monkeypatch):
+    made = []
+
+    def load_model(path):
+        made.append(path)
+        return FakeModel(default=lambda prompt: NO_FACT)
+    monkeypatch.setattr(cmc, "load_model", load_model)
+    monkeypatch.setenv("CMC_JUDGE_MODEL", "judge.gguf")
+    server = cmc.mcp_server(tmp_path / "m.db")
+    assert made == []  # nothing before a call needs it
+    results = calls(server, ("remember", {"text": "Tove plays the oboe."}), ("facts", {}),
+                    ("remember", {"text": "Ivo plays the cello."}))
+    assert not any(r.is_error for r in results)
+    assert made == [None, "judge.gguf"]
 
 
 class OneAtATime(FakeModel):

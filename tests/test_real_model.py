@@ -1,5 +1,7 @@
 """End to end with the embedded gemma-3-270m GGUF: no fakes. Marked `real`; `make test` runs them."""
 import json
+import os
+import stat
 
 import pytest
 from typer.testing import CliRunner
@@ -114,8 +116,13 @@ def test_a_later_process_loads_the_prompts_first_batch_from_disk_with_the_same_l
     import numpy
     first, later = (cmc.extraction_prompt([text], []) for text in ("Mara lives in Leeds.", "Tom works at Acme."))
     writer = cmc.LlamaModel(model.path)
-    writer._feed(writer._tokens(first, ""))
+    umask = os.umask(0o022)  # the usual umask: the state computed from prompt text is private regardless
+    try:
+        writer._feed(writer._tokens(first, ""))
+    finally:
+        os.umask(umask)
     (kept,) = (tmp_path / "cache" / "cmc" / "prefix").glob("*.kv")
+    assert [stat.S_IMODE(p.stat().st_mode) for p in (kept.parent.parent, kept.parent, kept)] == [0o700, 0o700, 0o600]
     reader = cmc.LlamaModel(model.path)  # a new process, in effect: its own llama.cpp context
     tokens = reader._tokens(later, "")
     restored = reader._feed(tokens).copy()

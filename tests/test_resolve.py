@@ -300,7 +300,7 @@ def test_the_thing_the_user_names_after_for_our_is_the_subject_of_their_change(d
     # a thing the memory does not know, or a subject who is not the user: as read
     _model_put(db, "I use Monzo for my savings.", ("I", "bank", "Monzo"))
     _model_put(db, "Tom switched to BT for our Wi-Fi.", ("Tom", "provider", "BT"))
-    assert current(db)[("i", "bank")] == ("monzo", 3) and current(db)[("tom", "provider")] == ("bt", 4)
+    assert current(db)[("user", "bank")] == ("monzo", 3) and current(db)[("tom", "provider")] == ("bt", 4)
     assert current(db)[("wi fi", "provider")] == ("plusnet", 2)
 
 

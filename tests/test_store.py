@@ -76,12 +76,12 @@ def test_nul_byte_is_refused(db):
                                            ("2025-03-01T09:30:00Z", "2025-03-01T09:30:00Z"),
                                            ("2025-03-01 11:30+02:00", "2025-03-01T09:30:00Z")])
 def test_records_keep_the_time_they_were_said_in_utc(db, given, stored):
-    cmc.add_records(db, [("Tove plays the oboe.", "t")], cmc.record_time(given))
-    assert db.execute("SELECT added_at FROM records").fetchone()[0] == stored
+    cmc.add_records(db, [("Tove plays the oboe.", "t", given)])
+    assert db.execute("SELECT time FROM records").fetchone()[0] == stored
 
 
 def test_a_time_that_is_not_iso_8601_is_refused_in_a_sentence():
-    with pytest.raises(cmc.CmcError, match="'last Tuesday' is not an ISO 8601 time. Give e.g."):
+    with pytest.raises(cmc.CmcError, match="'last Tuesday' is not an ISO 8601 time; give e.g."):
         cmc.record_time("last Tuesday")
 
 
@@ -177,7 +177,7 @@ def test_a_new_database_indexes_each_added_record_and_entity_once(db):
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
     db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
-    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 8
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 9
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
     assert cmc.add_records(db, [("Bo lives in Rome.", "t")]) == [2]
@@ -221,3 +221,10 @@ def test_huge_record_is_refused_and_nothing_is_stored(db, text, message):
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
 def test_the_ascii_fast_path_finds_the_same_words(text):
     assert cmc.words_of(text) == cmc._words_of_any(text)
+
+
+def test_version_8_file_gets_record_times_and_windows_when_migrated(tmp_path):
+    db = cmc.open_db(old_database(tmp_path, "schema-v8.sql", "Ana lives in Lyon.", "Bo lives in Rome."))
+    assert [r[0] for r in db.execute("SELECT time FROM records")] == ["now", "now"]  # its added_at
+    assert [tuple(r) for r in db.execute("SELECT first_serial, last_serial FROM windows_fts")] == [(1, 2)]
+    assert [e["serial"] for e in cmc.recall(db, "Who lives in Rome?").evidence] == [1, 2]

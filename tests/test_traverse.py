@@ -67,10 +67,10 @@ def test_a_fact_whose_value_the_question_names_is_read_backwards_then_forwards(d
     assert first == [("dave filoni", "disney", 0, True), ("dave filoni", "lucasfilm", 0, True)]  # newest first
     assert ("lucasfilm", "president", "kathleen kennedy", 1) in [(e.subject, e.relation, e.object, e.depth) for e in edges]
     assert [e.serial for e in edges].count(1) == 1, "the fact read backwards is not read forwards again"
-    anchors, edges, evidence = cmc.select_evidence(db, "Who employs Dave Filoni?")
-    assert anchors == ["dave filoni"] and {s for s, _ in evidence.records} == {1, 2, 3}
-    anchors, edges, evidence = cmc.select_evidence(db, "Who employs Dave Filoni?", as_of=1)
-    assert [(e.subject, e.object, e.reverse) for e in edges] == [("dave filoni", "lucasfilm", True)]
+    read = cmc.recall(db, "Who employs Dave Filoni?")
+    assert read.anchors == ["dave filoni"] and {1, 2, 3} <= {e["serial"] for e in read.evidence}
+    read = cmc.recall(db, "Who employs Dave Filoni?", as_of=1)
+    assert [(e.subject, e.object, e.reverse) for e in read.edges] == [("dave filoni", "lucasfilm", True)]
 
 
 def test_a_named_subjects_newest_facts_as_value_are_read_backwards_one_hop(db):
