@@ -114,7 +114,8 @@ def test_facts_history_and_explain(meeting):
     assert [(f["subject"], f["object"]) for f in facts.structured_content["facts"]] == [
         ("Room A", "floor 2"), ("Room B", "floor 5"), ("The weekly meeting", "Room B")]
     assert room_b.structured_content == {"facts": [
-        {"subject": "Room B", "relation": "floor", "object": "floor 5", "serial": 3, "current": True, "other_way": False}]}
+        {"subject": "Room B", "relation": "floor", "object": "floor 5", "serial": 3, "current": True,
+         "other_way": False}]}
     assert text(room_b) == "Room B —floor→ floor 5 [3]"
     (versions,) = history.structured_content["history"]
     assert [(v["object"], v["serial"], v["current"]) for v in versions["versions"]] == [
@@ -227,7 +228,7 @@ def rpc(proc, message: dict) -> dict | None:
 @pytest.mark.real
 def test_stdio_session_with_the_embedded_model_answers_as_the_cli(tmp_path):
     records = ["Tove Lind works at Brightwater.", "Brightwater is based in Tallinn."]
-    question = "Where is Brightwater based?"
+    question, said = "Where is Brightwater based?", "2025-03-01T09:00:00Z"  # one time for both memories
     env = {**os.environ, "CMC_DB": str(tmp_path / "mcp.db")}
     log = (tmp_path / "server.log").open("w")  # the server's stderr, read if something fails
     proc = subprocess.Popen([sys.executable, str(cmc.HERE / "cmc.py"), "mcp"], env=env, text=True,
@@ -239,8 +240,8 @@ def test_stdio_session_with_the_embedded_model_answers_as_the_cli(tmp_path):
         rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         tools = rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["tools"]
         assert {t["name"] for t in tools} == TOOLS and all(t["inputSchema"]["properties"] for t in tools)
-        stored = rpc(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                            "params": {"name": "remember", "arguments": {"text": "\n".join(records)}}})
+        remember = {"name": "remember", "arguments": {"text": "\n".join(records), "time": said}}
+        stored = rpc(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": remember})
         assert [r["serial"] for r in stored["structuredContent"]["records"]] == [1, 2], stored
         asked = rpc(proc, {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
                            "params": {"name": "ask", "arguments": {"question": question}}})
@@ -252,7 +253,6 @@ def test_stdio_session_with_the_embedded_model_answers_as_the_cli(tmp_path):
         log.close()
     assert not asked["isError"] and "Tallinn" in asked["structuredContent"]["answer"]
     runner, app, db = CliRunner(), cmc._cli(), str(tmp_path / "cli.db")
-    assert runner.invoke(app, ["add", *records, "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["add", *records, "--time", said, "--db", db]).exit_code == 0
     cli = json.loads(runner.invoke(app, ["ask", question, "--json", "--db", db]).stdout)
-    assert (cli["answer"], cli["evidence"]) == (asked["structuredContent"]["answer"],
-                                               asked["structuredContent"]["evidence"])
+    assert cli == asked["structuredContent"]  # answer, evidence (with times), anchors, edges
