@@ -2344,12 +2344,14 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         if model is None:
             raise CmcError("A model is needed to extract new records. Pass --model or install the "
                            "embedded model with `make install`.")
-        texts = {r["serial"]: fact_text(r["text"]) for r in waiting}
+        speakers = {r["serial"]: said_by(db, r["serial"], r["text"]) for r in waiting}
+        texts = {s: fact_text(body) for s, (_, body) in speakers.items()}
         before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
         written: list[Extraction] = []
         known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
         for n, ex in enumerate(extract_batch(model, list(texts.items()),
                                              relation_catalogue(db), known)):
+            ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
             with transaction(db):  # each record is written as soon as it is read
                 if write_extraction(db, ex, "model"):
                     written.append(ex)
@@ -2393,6 +2395,42 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
             with transaction(db):
                 stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
                 stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
+
+
+# A record of a conversation log names its speaker, after the date it was said on: "[8 May 2023]
+# Caroline: I went to the support group." Its first person is the speaker, not the user, and
+# neither the date nor the label is a subject. A name followed by a colon is taken for a speaker
+# when the record also opens with a date, or an earlier record opens with the same name (one
+# "Update: ..." line is no conversation).
+_SPEAKER = re.compile(r"^\s*(\[[^\]]{6,40}\]\s*)?([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+(?=\S)")
+SAID_BEFORE = "SELECT EXISTS (SELECT 1 FROM records_fts WHERE records_fts MATCH :name AND rowid < :serial)"
+
+
+def said_by(db: sqlite3.Connection, serial: int, text: str) -> tuple[str | None, str]:
+    """(speaker, what they said) for a record of a conversation log, else (None, the text less a
+    leading bracketed date)."""
+    m = _SPEAKER.match(text)
+    if m is None:
+        dated = _LEADING_DATE.match(text)
+        return None, text[dated.end():].strip() if dated and text[dated.end():].strip() else text
+    name, body = m.group(2), text[m.end():]
+    if m.group(1) or _opens_with(db, serial, name):
+        return name, body
+    return None, text
+
+
+def _opens_with(db: sqlite3.Connection, serial: int, name: str) -> bool:
+    """Whether an earlier record opens with "name:"."""
+    phrase = '"' + " ".join(words_of(name)) + '"'  # words only: no FTS5 syntax gets through
+    return bool(db.execute(SAID_BEFORE, {"name": f"^{phrase}", "serial": serial}).fetchone()[0])
+
+
+def in_the_speakers_voice(ex: Extraction, speaker: str | None) -> Extraction:
+    """The extraction with the record's first person ("I", "my") read as its speaker."""
+    if not speaker or not any(entity_key(t.subject) == USER for t in ex.triples):
+        return ex
+    triples = [Triple(speaker, t.relation, t.object) if entity_key(t.subject) == USER else t for t in ex.triples]
+    return Extraction(ex.serial, ex.status, triples, ex.reason)
 
 
 # A time phrase a record may open with: a preposition, a modifier, then words for a time

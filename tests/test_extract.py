@@ -814,3 +814,28 @@ def test_a_role_the_model_took_for_the_value_keeps_where_it_is_held():
                          ("Sam is the captain of the rugby team.", ("Sam", "role", "captain")),
                          ("Ana is the best cook in our street.", ("Ana", "is", "best cook"))]:
         assert len(cmc.validate_extraction(3, text, facts_reply(triple)).triples) == 1, text
+
+
+# ── who speaks ──
+
+def test_a_conversation_record_is_read_in_its_speakers_voice(db):
+    cmc.add_records(db, [("[2024-03-02 10:00] Wren: Hey Tobin, how was the weekend?", "chat"),
+                         ("[2024-03-02 10:01] Tobin: I adopted a greyhound called Pip!", "chat")])
+    model = FakeModel(['{"status": "no_fact", "triples": []}',
+                       facts_reply(("I", "adopted", "a greyhound called Pip"))])
+    cmc.extract_pending(db, model)
+    assert "Record: I adopted a greyhound called Pip!" in model.prompts[-1]  # no date, no label
+    assert "Tobin:" not in model.prompts[-1].rsplit("Record:", 1)[-1]
+    read = cmc.Extraction(2, "facts", [cmc.Triple("I", "adopted", "a greyhound called Pip")])
+    assert cmc.in_the_speakers_voice(read, "Tobin").triples == [cmc.Triple("Tobin", "adopted", "a greyhound called Pip")]
+    assert cmc.in_the_speakers_voice(read, None) is read
+
+
+def test_a_name_and_colon_is_a_speaker_only_in_a_conversation(db):
+    (one,) = cmc.add_records(db, [("Update: I moved to Hollin Street.", "t")])
+    assert cmc.said_by(db, one, "Update: I moved to Hollin Street.") == (None, "Update: I moved to Hollin Street.")
+    two, three = cmc.add_records(db, [("Mara: I got the job!", "t"), ("Mara: I start on Monday.", "t")])
+    assert cmc.said_by(db, two, "Mara: I got the job!")[0] is None  # nobody opened with "Mara:" before
+    assert cmc.said_by(db, three, "Mara: I start on Monday.") == ("Mara", "I start on Monday.")
+    assert cmc.said_by(db, three, "[2024-01-05] Ode: hi") == ("Ode", "hi")
+    assert cmc.said_by(db, three, "[2024-01-05] the boiler broke") == (None, "the boiler broke")
