@@ -5363,8 +5363,8 @@ class ToolCalls:
     (and judge, as Memory takes them)."""
 
     def __init__(self, path: str | Path, model: "Model | str | None" = None, judge: "Model | str | None" = None):
-        self.path, self.model_lock = str(path), threading.Lock()
-        self.model, self.judge = model, judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
+        self.path, self.model_lock, self.model = str(path), threading.Lock(), model
+        self.judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
 
     def __call__(self, run, *, needs_model: bool = False):
         """run(memory) -> (JSON object, short text) as a tool result; a CmcError becomes a tool
