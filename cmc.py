@@ -13,6 +13,7 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
+import contextlib
 import errno
 import functools
 import itertools
@@ -23,6 +24,7 @@ import re
 import sqlite3
 import string
 import sys
+import threading
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -4756,6 +4758,11 @@ class Answer:
     raw: str = ""  # the model's own words before clean_answer (benchmarks score both)
     hidden: list[int] = field(default_factory=list)
 
+    def public(self) -> dict:
+        """What `ask --json` prints and the MCP ask tool returns."""
+        return {"answer": self.answer, "evidence": self.evidence, "anchors": self.anchors, "edges": self.edges,
+                "truncated": self.truncated, "hidden": self.hidden}
+
 
 def answer_prompt(read: Recall) -> str:
     return prompt_template("answer.txt").substitute(evidence=read.text.rstrip("\n"),
@@ -5248,6 +5255,7 @@ class Fact:
     object: str
     serial: int
     current: bool
+    other_way: bool = False  # the same record's fact kept the other way round (see facts())
 
 
 class Memory:
@@ -5333,6 +5341,199 @@ class Memory:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+# ── mcp ────────  the memory as MCP tools for agents: a stdio server over Memory
+#
+# `cmc mcp` serves the tools below on stdin/stdout with the mcp SDK, imported only here. Nothing
+# is opened or loaded before a tool needs it, so the initialize handshake is answered at once.
+# The SDK runs each call of a (sync) tool on a worker thread: every call opens its own
+# connection (an sqlite3 connection stays on the thread that opened it), and the server's one
+# model is made on the first call that needs it (llama.cpp loads it on first use) and is used by
+# one call at a time.
+
+MCP_INSTRUCTIONS = ("cmc is the user's offline memory. remember what the user tells you that may matter "
+                    "later; before answering from memory, recall the records (no model call) or ask (a small "
+                    "local model answers). A newer record that changes a fact makes it current; history keeps "
+                    "every version.")
+
+
+class ToolCalls:
+    """Runs the tool calls of one server over the memory at path, with the server's one model
+    (and judge, as Memory takes them)."""
+
+    def __init__(self, path: str | Path, model: "Model | str | None" = None, judge: "Model | str | None" = None):
+        self.path, self.model_lock, self.model = str(path), threading.Lock(), model
+        self.judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
+
+    def __call__(self, run, *, needs_model: bool = False):
+        """run(memory) -> (JSON object, short text) as a tool result; a CmcError becomes a tool
+        error whose text is the sentence the CLI prints."""
+        from mcp.types import CallToolResult, TextContent
+        try:
+            with self.model_lock if needs_model else contextlib.nullcontext():
+                if needs_model:
+                    self._load_models()
+                with Memory(self.path, model=self.model, judge=self.judge) as memory:
+                    doc, text = run(memory)
+        except CmcError as e:
+            return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+
+    def _load_models(self) -> None:
+        """Make the model and the judge once, as Memory would, before the database is opened (a
+        missing model leaves it untouched); each call's Memory then shares them, so llama.cpp
+        loads each once, on its first use."""
+        if self.model is None or isinstance(self.model, (str, Path)):
+            self.model = load_model(str(self.model) if self.model else None)
+        if isinstance(self.judge, (str, Path)):
+            self.judge = None if str(self.judge) == "none" else load_model(str(self.judge))
+
+
+def mcp_server(path: str | Path | None = None, model: "Model | str | None" = None,
+               judge: "Model | str | None" = None):
+    """An MCP server (the SDK's MCPServer; run it with .run("stdio")) whose seven tools read and
+    write the memory at path (default: the CLI's) with model (a Model, a GGUF path or name, or
+    None: the embedded one) and judge (as Memory takes it)."""
+    try:
+        from mcp.server import MCPServer
+    except ImportError:
+        raise CmcError("The MCP SDK is not installed. Run `make install` (requirements.txt pins mcp).") from None
+    server = MCPServer("cmc", instructions=MCP_INSTRUCTIONS, log_level="WARNING")
+    call = ToolCalls(path or default_db_path(), model, judge)
+    _add_write_tools(server, call)
+    _add_read_tools(server, call)
+    _add_inspect_tools(server, call)
+    return server
+
+
+def _record_lines(text: str) -> list[str]:
+    """The records of a remember call: its non-empty lines, each as clean_record accepts it."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise CmcError("Nothing to remember. Give some text, one record per line.")
+    for n, line in lines:
+        try:
+            clean_record(line)
+        except CmcError as e:
+            raise CmcError(f"Line {n}: {e} Nothing was stored." if len(lines) > 1 else str(e)) from None
+    return [line for _, line in lines]
+
+
+def _records_text(evidence: list[dict]) -> str:
+    """Evidence as an agent reads it: serial, the day it was said, text."""
+    return "\n".join(f"[{e['serial']}] {e['time'][:10]} {e['text']}" for e in evidence) or "(no records)"
+
+
+def _hop_text(e: dict) -> str:
+    """An edge, fact or version as the CLI draws it; a fact read backwards points left."""
+    arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
+    return f"{e['subject']} {arrow} {e['object']} [{e['serial']}]"
+
+
+def _add_write_tools(server, call: ToolCalls) -> None:
+    from typing import Annotated
+    from mcp.types import CallToolResult, ToolAnnotations
+    from pydantic import Field
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def remember(text: Annotated[str, Field(description="What to remember, one record per non-empty line, "
+                                                        "e.g. 'The weekly meeting moved to Room B.'")],
+                 time: Annotated[str | None, Field(description="When it was said, ISO 8601 (2025-03-01 or "
+                                                                "2025-03-01T09:30:00Z); default: now.")] = None
+                 ) -> CallToolResult:
+        """Store what the user said as the next records (one per non-empty line) and extract their
+        facts. A record that changes a fact ('moved to', 'now') makes the new value current; the
+        old one stays in history. Returns each record's serial and status (facts / unresolved /
+        no_fact) with the facts read from it."""
+        def run(m: Memory):
+            rows = [asdict(ex) for ex in m.add(*_record_lines(text), source="mcp", time=time)]
+            return {"records": rows}, "; ".join(f"[{r['serial']}] {r['status']}" + "".join(
+                f" {t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"]) for r in rows)
+        return call(run, needs_model=True)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False))
+    def forget(serials: Annotated[list[int], Field(min_length=1, description="Serials of the records to "
+                                                   "forget, as remember, recall or facts give them.")]
+               ) -> CallToolResult:
+        """Retract records for good: their text is deleted and each fact they said falls back to its
+        previous version or disappears. All or nothing: an unknown serial forgets none."""
+        def run(m: Memory):
+            done = m.forget(*serials)
+            lines = [f"forgot {', '.join(map(str, done.serials))}"]
+            lines += [_hop_text(r) + " is current again" for r in done.restored]
+            lines += [f"{r['subject']} —{r['relation']}→ has no version left" for r in done.removed]
+            return asdict(done), "\n".join(lines)
+        return call(run)
+
+
+def _add_read_tools(server, call: ToolCalls) -> None:
+    from typing import Annotated
+    from mcp.types import CallToolResult, ToolAnnotations
+    from pydantic import Field
+    Question = Annotated[str, Field(description="The question, e.g. 'On which floor is the weekly meeting?'")]
+    AsOf = Annotated[int | None, Field(ge=0, description="Read the memory as it stood after record N.")]
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    @server.tool(annotations=read_only)
+    def recall(question: Question, as_of: AsOf = None) -> CallToolResult:
+        """The stored records a question needs, read from the current facts (what a later record
+        changed is not followed), each with why it was selected. No model call: fast; read them
+        and answer yourself."""
+        def run(m: Memory):
+            got = m.recall(question, as_of=as_of)
+            return got.public(), _records_text(got.evidence)
+        return call(run)
+
+    @server.tool(annotations=read_only)
+    def ask(question: Question, as_of: AsOf = None) -> CallToolResult:
+        """Answer a question from the current memory with the small local model (one call), with
+        the records it read: the same answer and evidence as `cmc ask --json`."""
+        def run(m: Memory):
+            a = m.ask(question, as_of=as_of)
+            return a.public(), f"{a.answer or '(no answer)'}\nevidence:\n{_records_text(a.evidence)}"
+        return call(run, needs_model=True)
+
+
+def _add_inspect_tools(server, call: ToolCalls) -> None:
+    from typing import Annotated
+    from mcp.types import CallToolResult, ToolAnnotations
+    from pydantic import Field
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    @server.tool(annotations=read_only)
+    def facts(subject: Annotated[str | None, Field(description="Only this subject's facts, e.g. 'Room B'; "
+                                                              "default: all.")] = None) -> CallToolResult:
+        """The current facts: subject, relation, object and the serial of the record that says it."""
+        def run(m: Memory):
+            rows = [asdict(f) for f in m.facts() if not subject or entity_key(f.subject) == entity_key(subject)]
+            empty = f"No current facts about {subject!r}." if subject else "No current facts."
+            return {"facts": rows}, "\n".join(map(_hop_text, rows)) or empty
+        return call(run)
+
+    @server.tool(annotations=read_only)
+    def history(subject: Annotated[str, Field(description="The subject, e.g. 'the weekly meeting'.")],
+                relation: Annotated[str | None, Field(description="Only this relation, e.g. 'held_in'.")] = None
+                ) -> CallToolResult:
+        """Every version of each (subject, relation), oldest first; the newest is current."""
+        def run(m: Memory):
+            found = [asdict(h) for h in m.history(subject, relation)]
+            lines = [_hop_text({**v, "subject": h["subject"], "relation": h["relation"]})
+                     + (" (current)" if v["current"] else "") for h in found for v in h["versions"]]
+            return {"history": found}, "\n".join(lines)
+        return call(run)
+
+    @server.tool(annotations=read_only)
+    def explain(question: Annotated[str, Field(description="The question to explain.")]) -> CallToolResult:
+        """Why a read selects what it does: the question's anchors, the hop path to each fact read,
+        and the older versions it skipped as superseded."""
+        def run(m: Memory):
+            why = m.explain(question)
+            lines = ["anchors: " + (", ".join(why.anchors) or "none")]
+            lines += ["path: " + " ⇒ ".join(map(_hop_text, p["edges"])) for p in why.paths]
+            lines += [f"skipped: {_hop_text(s)}, superseded by [{s['superseded_by']}]" for s in why.superseded]
+            return asdict(why), "\n".join(lines)
+        return call(run)
 
 
 # ── cli ────────  typer commands, each a few lines calling the functions above
@@ -5494,8 +5695,7 @@ def _cli():
         except CmcError as e:
             err(str(e))
         if as_json:
-            doc = {"answer": result.answer, "evidence": result.evidence, "anchors": result.anchors,
-                   "edges": result.edges, "truncated": result.truncated, "hidden": result.hidden}
+            doc = result.public()
             print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
             return
         con = out()
@@ -5645,6 +5845,15 @@ def _cli():
             con.print(escape(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
         for r in done.removed:
             con.print(escape(f"  {r['subject']} —{r['relation']}→ has no version left"))
+
+    @app.command("mcp")
+    def mcp_cmd(db: DbOpt = None, model: ModelOpt = None):
+        """Serve this memory to an agent: an MCP server on stdin/stdout (register it in an MCP client)."""
+        try:
+            server = mcp_server(db, model)
+        except CmcError as e:
+            err(str(e))
+        server.run("stdio")
 
     @app.command("export")
     def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,

@@ -390,6 +390,21 @@ def test_memory_api_round_trip(tmp_path):
         assert copy.facts() == [cmc.Fact("Ana", "lives_in", "Lyon", 1, True)]
 
 
+def test_memory_facts_lists_a_fact_kept_the_other_way_round(tmp_path):
+    with cmc.Memory(tmp_path / "m.db", model=FakeModel()) as m:
+        put(m.db, "Mira Holt performed Blue Hour.", ("Mira Holt", "performed", "Blue Hour"))
+        assert m.facts() == [cmc.Fact("Mira Holt", "performed", "Blue Hour", 1, True),
+                             cmc.Fact("Blue Hour", "performed_by", "Mira Holt", 1, True, other_way=True)]
+
+
+def test_memory_add_with_a_time_stores_it_and_a_bad_time_stores_nothing(tmp_path):
+    with cmc.Memory(tmp_path / "m.db", model=FakeModel(['{"status": "no_fact", "triples": []}'])) as m:
+        with pytest.raises(cmc.CmcError, match="not an ISO 8601 time"):
+            m.add("Tove plays the oboe.", time="soon")
+        assert m.add("Tove plays the oboe.", time="2025-03-01")[0].serial == 1
+        assert [tuple(r) for r in m.db.execute("SELECT time FROM records")] == [("2025-03-01T00:00:00Z",)]
+
+
 def test_memory_add_with_a_missing_model_leaves_the_database_untouched(tmp_path):
     m = cmc.Memory(tmp_path / "m.db", model=str(tmp_path / "nope.gguf"))
     with pytest.raises(cmc.CmcError, match="nope.gguf"):

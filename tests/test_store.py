@@ -72,6 +72,19 @@ def test_nul_byte_is_refused(db):
         cmc.add_records(db, [("bad\x00text", "t")])
 
 
+@pytest.mark.parametrize("given, stored", [("2025-03-01", "2025-03-01T00:00:00Z"),
+                                           ("2025-03-01T09:30:00Z", "2025-03-01T09:30:00Z"),
+                                           ("2025-03-01 11:30+02:00", "2025-03-01T09:30:00Z")])
+def test_records_keep_the_time_they_were_said_in_utc(db, given, stored):
+    cmc.add_records(db, [("Tove plays the oboe.", "t", given)])
+    assert db.execute("SELECT time FROM records").fetchone()[0] == stored
+
+
+def test_a_time_that_is_not_iso_8601_is_refused_in_a_sentence():
+    with pytest.raises(cmc.CmcError, match="'last Tuesday' is not an ISO 8601 time; give e.g."):
+        cmc.record_time("last Tuesday")
+
+
 def test_sql_looking_text_is_stored_verbatim(db):
     text = "Robert'); DROP TABLE records;-- is a name."
     cmc.add_records(db, [(text, "t")])
