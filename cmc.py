@@ -2512,6 +2512,9 @@ VALUES (:serial, :subject, :subject_key, :relation, :relation_text, :object, :ob
 """
 
 
+REPAIRS = os.environ.get("CMC_REPAIRS", "1") != "0"  # ablation switch (temporary): the write-side rules
+
+
 def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> bool:
     """Record an extraction: status and provenance on the record, assertions, the current graph.
     Only a record that is still pending is written (another process may have extracted or
@@ -2525,7 +2528,7 @@ def write_extraction(db: sqlite3.Connection, ex: Extraction, how: str = "") -> b
     # its relation is the record's verb, no name a small model may have copied
     literal = [a[0] for u in ex.triples if (a := _acted_on(record_text, u.subject, u.object))]
     for t in ex.triples:
-        model_read = how == "model" and t not in literal
+        model_read = how == "model" and t not in literal and REPAIRS
         read = {"serial": ex.serial, "subject": t.subject, "subject_key": entity_key(t.subject),
                 "relation": align_relation(db, t.relation, ex.serial), "relation_text": t.relation,
                 "object": t.object, "object_key": entity_key(t.object)}
@@ -4527,6 +4530,7 @@ READ_BUDGET = 6_000
 WINDOW_CANDIDATES = 64  # windows BM25 ranks per question (paper: 64)
 WINDOW_PICKS = 24  # windows rendered at most (paper: 24)
 GRAPH_SHARE = 0.5  # of the budget the graph read's records may fill before the windows' turn
+WINDOWS_BESIDE_GRAPH = os.environ.get("CMC_WINDOWS_BESIDE_GRAPH", "unparsed")
 
 WINDOW_SEARCH = """
 SELECT first_serial, last_serial FROM windows_fts
@@ -4665,6 +4669,8 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
     for serial, limit in [(s, budget * GRAPH_SHARE) for s in graph] + [(s, budget) for s in windowed]:
         if serial in picked or serial not in rows or (serial in hidden and not past):
             continue
+        if graph and WINDOWS_BESIDE_GRAPH == "unparsed" and serial not in why and rows[serial]["status"] == "facts":
+            continue  # the graph read speaks for the facts
         row = rows[serial]
         day = _own_day(row)
         cost = len(_line(0, row["text"])) + len(REPLACED_MARK) * (serial in hidden) \
