@@ -4649,28 +4649,47 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
     why: dict[int, str] = {}
     for path in hop_paths(edges):
         why.setdefault(path[-1].serial, _path_text(path))
-    graph = list(why)
-    spans = window_read(db, question, upto)
-    rows = {r["serial"]: r for r in db.execute(RECORDS_IN, {"serials": json.dumps(graph), "upto": upto})}
+    rows = {r["serial"]: r for r in db.execute(RECORDS_IN, {"serials": json.dumps(list(why)), "upto": upto})}
+    windowed = _windowed(db, question, upto, rows)
+    if not why and not windowed:  # no word of the question is in the memory: the newest records
+        for r in db.execute(NEWEST_RECORDS, {"upto": upto, "limit": 200}):
+            rows[r["serial"]], why[r["serial"]] = r, "newest"
+            windowed.append(r["serial"])
+    past = asks_about_past(question)
+    hidden = replaced_records(db, rows, upto)
+    order = [(s, budget * GRAPH_SHARE) for s in why if why[s] != "newest"] + [(s, budget) for s in windowed]
+    picked, truncated = _fill(order, rows, hidden, past, graph=bool(edges), graph_serials=set(why))
+    evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": why.get(s, "window"),
+                 **({"replaced": True} if s in hidden else {})}
+                for s, r in sorted(picked.items())]
+    text = EVIDENCE_PREFIX + render_lines(evidence, picked)
+    return Recall(question, evidence, anchors, edges, text, truncated,
+                  sorted(hidden - set(picked) if not past else ()), as_of)
+
+
+def _windowed(db: sqlite3.Connection, question: str, upto: int, rows: dict) -> list[int]:
+    """The serials the window read selects, best window first; their rows are added to rows."""
     windowed, stems = [], {_stem(w) for w in words_of(question) if w not in _QUESTION_STOPWORDS}
-    for first, last in spans:
+    for first, last in window_read(db, question, upto):
         inside = db.execute(RECORDS_BETWEEN, {"first": first, "last": last, "upto": upto}).fetchall()
         for r in inside:
             rows.setdefault(r["serial"], r)
         windowed += matched_with_neighbours(inside, stems)
-    if not graph and not windowed:
-        for r in db.execute(NEWEST_RECORDS, {"upto": upto, "limit": 200}):
-            rows[r["serial"]] = r
-            why[r["serial"]] = "newest"
-            windowed.append(r["serial"])
-    past = asks_about_past(question)
-    hidden = replaced_records(db, rows, upto)
+    return windowed
+
+
+def _fill(order: list[tuple[int, float]], rows: dict, hidden: set[int], past: bool, graph: bool,
+          graph_serials: set[int]) -> tuple[dict, bool]:
+    """The records to show, in the order offered, each while the running size stays within its
+    limit: a replaced record only when the question asks about the past; beside a graph read,
+    a window's record only when the graph cannot speak for it (it holds no facts)."""
     picked, used, truncated, days = {}, len(EVIDENCE_PREFIX), False, set()
-    for serial, limit in [(s, budget * GRAPH_SHARE) for s in graph] + [(s, budget) for s in windowed]:
+    for serial, limit in order:
         if serial in picked or serial not in rows or (serial in hidden and not past):
             continue
-        if graph and WINDOWS_BESIDE_GRAPH == "unparsed" and serial not in why and rows[serial]["status"] == "facts":
-            continue  # the graph read speaks for the facts
+        if graph and WINDOWS_BESIDE_GRAPH == "unparsed" and serial not in graph_serials \
+                and rows[serial]["status"] == "facts" and serial not in hidden:
+            continue
         row = rows[serial]
         day = _own_day(row)
         cost = len(_line(0, row["text"])) + len(REPLACED_MARK) * (serial in hidden) \
@@ -4680,12 +4699,7 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
             continue
         picked[serial], used = row, used + cost
         days.add(day)
-    evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": why.get(s, "window"),
-                 **({"replaced": True} if s in hidden else {})}
-                for s, r in sorted(picked.items())]
-    text = EVIDENCE_PREFIX + render_lines(evidence, picked)
-    return Recall(question, evidence, anchors, edges, text, truncated,
-                  sorted(hidden - set(picked) if not past else ()), as_of)
+    return picked, truncated
 
 
 WINDOW_CONTEXT = int(os.environ.get("CMC_WINDOW_CONTEXT", "1"))
