@@ -17,19 +17,21 @@ import read_latency as bench  # noqa: E402
 SIZE_KEYS = {"records", "p50_ms", "p95_ms", "max_ms", "ingest_records_per_s"}
 
 # A FactConsolidation-shaped history: an overwrite that redirects the second hop, and a line no
-# template matches (stored as no_fact).
+# template matches (stored as no_fact). Invented names in the harness's own sentence shapes (its
+# TEMPLATES, looked up by relation label).
+SHAPE = {label: template for template, label in bench.TEMPLATES.items()}
 LINES = [
-    "Thomas Kyd was born in the city of London.",
-    "London is located in the continent of Europe.",
-    "Thomas Kyd was born in the city of Leeds.",
-    "Leeds is located in the continent of Asia.",
-    "The Mayor of London is Sadiq Khan.",
+    bench.sentence(SHAPE["place of birth"], "Ivo Marsh", "Fenwick"),
+    bench.sentence(SHAPE["continent"], "Fenwick", "Europe"),
+    bench.sentence(SHAPE["place of birth"], "Ivo Marsh", "Dunmere"),
+    bench.sentence(SHAPE["continent"], "Dunmere", "Asia"),
+    "The Mayor of Fenwick is Ada Crane.",
 ]
-QUESTION = "On which continent is the city where Thomas Kyd was born?"
+QUESTION = "On which continent is the city where Ivo Marsh was born?"
 
 
 def tiny_history(tmp_path: Path) -> Path:
-    context = "Here is a list of facts:\n" + "".join(f"{i}. {l}\n" for i, l in enumerate(LINES))
+    context = "Here is a list of notes:\n" + "".join(f"{i}. {l}\n" for i, l in enumerate(LINES))
     rows = [{"context": context, "questions": [QUESTION], "answers": [["Asia"]],
              "metadata": {"source": bench.HISTORY}}]
     path = tmp_path / "fc.json"
@@ -38,9 +40,9 @@ def tiny_history(tmp_path: Path) -> Path:
 
 
 def test_lines_become_triples_with_the_templates():
-    assert bench.triple_of(LINES[2]) == ("Thomas Kyd", "place of birth", "Leeds")
-    assert bench.triple_of("The original language of Futurama is English.") == (
-        "Futurama", "original language", "English")
+    assert bench.triple_of(LINES[2]) == ("Ivo Marsh", "place of birth", "Dunmere")
+    assert bench.triple_of("The original language of Glimmerfall is English.") == (
+        "Glimmerfall", "original language", "English")
     assert bench.triple_of(LINES[4]) is None
 
 
@@ -63,7 +65,7 @@ def test_bench_runs_on_a_tiny_history_and_grows_it(tmp_path):
     statuses = [r[0] for r in db.execute("SELECT status FROM records WHERE serial <= 5 ORDER BY serial")]
     assert statuses == ["facts"] * 4 + ["no_fact"]
     read = cmc.recall(db, QUESTION)
-    assert [e.serial for e in read.edges] == [3, 4]  # Leeds, then Asia: not London's records
+    assert [e.serial for e in read.edges] == [3, 4]  # Dunmere, then Asia: not Fenwick's records
     assert {3, 4} <= {e["serial"] for e in read.evidence}
 
 
@@ -102,7 +104,7 @@ def test_a_full_scan_is_seen():
 
 def test_anchor_matches_keys_with_accents_digits_and_punctuation(db):
     from conftest import put
-    put(db, "Francis, Duke of Cádiz is a citizen of Spain.", ("Francis, Duke of Cádiz", "citizen_of", "Spain"))
-    put(db, "1986 NBA Playoffs is associated with basketball.", ("1986 NBA Playoffs", "sport", "basketball"))
-    assert cmc.anchor(db, "Where is francis duke of CÁDIZ from, and the 1986 NBA playoffs' sport?") == [
-        "francis duke of cádiz", "1986 nba playoffs"]
+    put(db, "Ansel, Duke of Várena is a citizen of Norland.", ("Ansel, Duke of Várena", "citizen_of", "Norland"))
+    put(db, "1994 KBL Finals is associated with basketball.", ("1994 KBL Finals", "sport", "basketball"))
+    assert cmc.anchor(db, "Where is ansel duke of VÁRENA from, and the 1994 KBL finals' sport?") == [
+        "ansel duke of várena", "1994 kbl finals"]

@@ -22,19 +22,19 @@ import natural  # noqa: E402
 import results  # noqa: E402
 import reworded  # noqa: E402
 
-# Book X's author, Alice's citizenship and Spain's continent all change; the multi-hop answer
-# needs the new author's record, then Spain's newest record.
+# Book X's author, Alice's citizenship and Norland's continent all change; the multi-hop answer
+# needs the new author's record, then Norland's newest record.
 FACTS = [
     ("The author of Book X is Alice Smith.", "Book X", "author", "Alice Smith"),
-    ("Alice Smith is a citizen of France.", "Alice Smith", "citizen_of", "France"),
-    ("Bob Jones is a citizen of Spain.", "Bob Jones", "citizen_of", "Spain"),
-    ("Spain is located in the continent of Europe.", "Spain", "continent", "Europe"),
-    ("France is located in the continent of Europe.", "France", "continent", "Europe"),
+    ("Alice Smith is a citizen of Carpania.", "Alice Smith", "citizen_of", "Carpania"),
+    ("Bob Jones is a citizen of Norland.", "Bob Jones", "citizen_of", "Norland"),
+    ("Norland is located on the continent of Europe.", "Norland", "continent", "Europe"),
+    ("Carpania is located on the continent of Europe.", "Carpania", "continent", "Europe"),
     ("The author of Book X is Bob Jones.", "Book X", "author", "Bob Jones"),
-    ("Spain is located in the continent of Africa.", "Spain", "continent", "Africa"),
-    ("Alice Smith is a citizen of Italy.", "Alice Smith", "citizen_of", "Italy"),
+    ("Norland is located on the continent of Africa.", "Norland", "continent", "Africa"),
+    ("Alice Smith is a citizen of Osterlich.", "Alice Smith", "citizen_of", "Osterlich"),
 ]
-MH = "Which continent is the country of citizenship of the author of Book X located in?"
+MH = "Which continent is the country the author of Book X holds citizenship of located in?"
 SH = "Which country is Alice Smith a citizen of?"
 
 
@@ -59,10 +59,10 @@ def extract_by_hand(db, texts, prefix, triple_of):
 
 @pytest.fixture
 def fc_run(tmp_path):
-    context = "Here is a list of facts:\n" + "".join(f"{i}. {f[0]}\n" for i, f in enumerate(FACTS))
-    rows = [{"context": context, "questions": [MH, "Which continent is Spain located in?"],
+    context = "Here is a list of notes:\n" + "".join(f"{i}. {f[0]}\n" for i, f in enumerate(FACTS))
+    rows = [{"context": context, "questions": [MH, "Which continent is Norland located in?"],
              "answers": [["Africa"], ["Africa"]], "metadata": {"source": "factconsolidation_mh_6k"}},
-            {"context": context, "questions": [SH], "answers": [["Italy"]],
+            {"context": context, "questions": [SH], "answers": [["Osterlich"]],
              "metadata": {"source": "factconsolidation_sh_6k"}}]
     data = tmp_path / "fc.json"
     data.write_text(json.dumps(rows))
@@ -90,8 +90,8 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
 
     def cells(view, key):
         return rows[(view, "sh")][key], rows[(view, "mh")][key]
-    # cmc follows the new author to Spain's newest continent; reading the old graph first finds
-    # France's record; keeping cmc's keys with their old values finds Europe.
+    # cmc follows the new author to Norland's newest continent; reading the old graph first finds
+    # Carpania's record; keeping cmc's keys with their old values finds Europe.
     # (the fake reads the newest record it is shown; the window read shows the history's newest
     # lines beside the multi-hop path, so only the single-hop answer is the fake's to get)
     assert cells("cmc", "answer_in_evidence") == (1.0, 1.0) and cells("cmc", "accuracy")[0] == 1.0
@@ -103,7 +103,7 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
     assert cells("stale-closure", "accuracy") == (0.0, 0.0)
     assert cells("latest-state", "answer_in_evidence") == (1.0, 1.0)
     assert cells("raw-history", "answer_in_evidence") == (1.0, 1.0)
-    assert cells("raw-history", "accuracy") == (1.0, 0.0)  # free text: the newest record says Italy
+    assert cells("raw-history", "accuracy") == (1.0, 0.0)  # free text: the newest record says Osterlich
 
     preds = [json.loads(l) for l in (tmp / "fc.jsonl").read_text().splitlines()]
     texts = {i + 1: f[0] for i, f in enumerate(FACTS)}
@@ -137,7 +137,7 @@ CASES = [  # CF-3k format, two hops each; cases 3 and 4 disagree on Spain's capi
 
 def mquake_case(case_id, person, old, new, edited_hop):
     def hops(country, capital):
-        return [{"question": f"What is the country of citizenship of {person}?", "cloze": f"{person} is a citizen of",
+        return [{"question": f"Which country is {person} a citizen of?", "cloze": f"{person} is a citizen of",
                  "answer": country, "answer_alias": [f"{country} (country)"]},
                 {"question": f"What is the capital of {country}?", "cloze": f"The capital of {country} is",
                  "answer": capital, "answer_alias": []}]
@@ -146,7 +146,7 @@ def mquake_case(case_id, person, old, new, edited_hop):
                {"prompt": "The capital of {} is", "subject": old[0], "target_true": {"str": old[1]},
                 "target_new": {"str": new[1]}, "relation_id": "P36"})
     return {"case_id": case_id, "requested_rewrite": [rewrite],
-            "questions": [f"What is the capital of the country of citizenship of {person}?", "unused"],
+            "questions": [f"What capital does the country {person} is a citizen of have?", "unused"],
             "answer": old[1], "answer_alias": [], "new_answer": new[1], "new_answer_alias": [f"{new[1]} city"],
             "single_hops": hops(*old), "new_single_hops": hops(*new)}
 
@@ -183,7 +183,7 @@ def test_memstream_build_pools_blocks_questions_and_audit(ms_run, tmp_path):
     assert [r["text"] for r in built["pools"][0]["records"][6:]].count("Ann Lee is a citizen of Spain.") == 2
     qs = {q["id"]: q for q in built["questions"]}
     assert qs["p0:mh:1"]["answers"] == ["Madrid", "Madrid city"]
-    assert qs["p0:mh:1"]["question"] == "What is the capital of the country of citizenship of Ann Lee?"
+    assert qs["p0:mh:1"]["question"] == "What capital does the country Ann Lee is a citizen of have?"
     assert all(q["question"] != "unused" for q in built["questions"])
     # Spain's capital is Seville for case 3 and Madrid for case 4: whichever the stream says last
     # wins, and the other case loses its multi-hop question.
@@ -238,8 +238,8 @@ def reworded_run(tmp_path, monkeypatch):
                                                           {"prompt": "The author of {} is"}]}]))
     monkeypatch.setattr(extraction, "TEMPLATE_SOURCES", [prompts])
     monkeypatch.setattr(extraction, "EXTRA_TEMPLATES", ())
-    facts = [f[0] for f in FACTS] + ["Alice Smith speaks the language of French."]
-    context = "Here is a list of facts:\n" + "".join(f"{i}. {f}\n" for i, f in enumerate(facts))
+    facts = [f[0] for f in FACTS] + ["Alice Smith speaks the language of Carpanian."]
+    context = "Here is a list of notes:\n" + "".join(f"{i}. {f}\n" for i, f in enumerate(facts))
     rows = [{"context": context, "questions": [MH], "answers": [["Africa"]],
              "metadata": {"source": f"factconsolidation_{hop}_6k"}} for hop in ("mh", "sh")]
     data, out = tmp_path / "fc.json", tmp_path / "reworded" / "Conflict_Resolution.json"

@@ -156,9 +156,9 @@ def test_ask_says_when_more_matched_than_the_budget_holds(run):
 
 
 def test_explain_draws_a_fact_read_backwards_with_its_arrow_reversed(run):
-    run.model.replies += [facts_reply(("The Brady Bunch", "aired_on", "ABC")),
-                          facts_reply(("Ernst Heinkel", "directs", "ABC"))]
-    assert run("add", "The Brady Bunch first aired on ABC.", "Ernst Heinkel directs ABC.").exit_code == 0
-    run.model.default = lambda prompt: " Ernst Heinkel"
-    human = run("ask", "Who directs the network that first aired The Brady Bunch?", "--explain").stdout
-    assert "brady bunch —aired_on→ abc [1] ⇒ abc ←directs— ernst heinkel [2]" in human
+    run.model.replies += [facts_reply(("The Lantern Years", "aired_on", "KBN")),
+                          facts_reply(("Oskar Veldt", "directs", "KBN"))]
+    assert run("add", "The Lantern Years first aired on KBN.", "Oskar Veldt directs KBN.").exit_code == 0
+    run.model.default = lambda prompt: " Oskar Veldt"
+    human = run("ask", "Who directs the network that first aired The Lantern Years?", "--explain").stdout
+    assert "lantern years —aired_on→ kbn [1] ⇒ kbn ←directs— oskar veldt [2]" in human

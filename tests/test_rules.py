@@ -19,13 +19,13 @@ def test_sentence_form_replaces_spans_with_slots():
     assert cmc.sentence_form("The CEO of Initech is Ana Silva.", cmc.Triple("Initech", "ceo", "Ana Silva")) == \
         "The CEO of <S> is <O>."
     # a name inside the other is one place, not a second one
-    assert cmc.sentence_form("Chanel was founded by Coco Chanel.", cmc.Triple("Chanel", "founded_by", "Coco Chanel")) == \
+    assert cmc.sentence_form("Marlow was founded by Edie Marlow.", cmc.Triple("Marlow", "founded_by", "Edie Marlow")) == \
         "<S> was founded by <O>."
 
 
 @pytest.mark.parametrize("text,triple", [
     ("Ana met Ana at Initech.", ("Ana", "met", "Initech")),          # subject occurs twice
-    ("The capital of Luxembourg is Luxembourg.", ("Luxembourg", "capital", "Luxembourg")),  # two ways to place them
+    ("The capital of Freedonia is Freedonia.", ("Freedonia", "capital", "Freedonia")),  # two ways to place them
     ("Ana is in Lyon.", ("Ana", "in", "Lyon")),                      # no content word left
     ("Ana <S> works at Initech.", ("Ana", "works_at", "Initech")),   # the text holds a slot marker
     ("The sport of X is American football.", ("American", "sport", "football")),  # "<S> <O>": adjacent slots
@@ -53,13 +53,13 @@ def test_two_agreeing_records_activate_a_rule_that_then_replaces_the_model(db):
 
 
 def test_a_rule_reads_a_thing_named_after_itself(db):
-    add(db, "The capital of France is Paris.", "The capital of Peru is Lima.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("France", "capital", "Paris")),
-                                       facts_reply(("Peru", "capital", "Lima"))]))
-    add(db, "The capital of Luxembourg is Luxembourg.")
+    add(db, "The capital of Carpania is Velm.", "The capital of Osterlich is Brask.")
+    cmc.extract_pending(db, FakeModel([facts_reply(("Carpania", "capital", "Velm")),
+                                       facts_reply(("Osterlich", "capital", "Brask"))]))
+    add(db, "The capital of Freedonia is Freedonia.")
     (ex,) = cmc.extract_pending(db, None)  # no model: the rule reads both places
-    assert ex.status == "facts" and ex.triples == [cmc.Triple("Luxembourg", "capital", "Luxembourg")]
-    read = cmc.recall(db, "What is the capital of Luxembourg?")
+    assert ex.status == "facts" and ex.triples == [cmc.Triple("Freedonia", "capital", "Freedonia")]
+    read = cmc.recall(db, "What is the capital of Freedonia?")
     assert 3 in [e["serial"] for e in read.evidence] and read.edges[0].serial == 3
 
 

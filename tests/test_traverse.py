@@ -59,18 +59,18 @@ def test_no_anchor_no_edges(db):
 
 
 def test_a_fact_whose_value_the_question_names_is_read_backwards_then_forwards(db):
-    put(db, "Lucasfilm employs Dave Filoni.", ("Lucasfilm", "employs", "Dave Filoni"))
-    put(db, "Kathleen Kennedy is the president of Lucasfilm.", ("Lucasfilm", "president", "Kathleen Kennedy"))
-    put(db, "Disney employs Dave Filoni.", ("Disney", "employs", "Dave Filoni"))
-    edges = cmc.traverse(db, [], objects=["dave filoni"])
+    put(db, "Brightmere employs Ivo Marsh.", ("Brightmere", "employs", "Ivo Marsh"))
+    put(db, "Nora Quill is the president of Brightmere.", ("Brightmere", "president", "Nora Quill"))
+    put(db, "Calloway employs Ivo Marsh.", ("Calloway", "employs", "Ivo Marsh"))
+    edges = cmc.traverse(db, [], objects=["ivo marsh"])
     first = [(e.subject, e.object, e.depth, e.reverse) for e in edges if e.depth == 0]
-    assert first == [("dave filoni", "disney", 0, True), ("dave filoni", "lucasfilm", 0, True)]  # newest first
-    assert ("lucasfilm", "president", "kathleen kennedy", 1) in [(e.subject, e.relation, e.object, e.depth) for e in edges]
+    assert first == [("ivo marsh", "calloway", 0, True), ("ivo marsh", "brightmere", 0, True)]  # newest first
+    assert ("brightmere", "president", "nora quill", 1) in [(e.subject, e.relation, e.object, e.depth) for e in edges]
     assert [e.serial for e in edges].count(1) == 1, "the fact read backwards is not read forwards again"
-    read = cmc.recall(db, "Who employs Dave Filoni?")
-    assert read.anchors == ["dave filoni"] and {1, 2, 3} <= {e["serial"] for e in read.evidence}
-    read = cmc.recall(db, "Who employs Dave Filoni?", as_of=1)
-    assert [(e.subject, e.object, e.reverse) for e in read.edges] == [("dave filoni", "lucasfilm", True)]
+    read = cmc.recall(db, "Who employs Ivo Marsh?")
+    assert read.anchors == ["ivo marsh"] and {1, 2, 3} <= {e["serial"] for e in read.evidence}
+    read = cmc.recall(db, "Who employs Ivo Marsh?", as_of=1)
+    assert [(e.subject, e.object, e.reverse) for e in read.edges] == [("ivo marsh", "brightmere", True)]
 
 
 def test_a_named_subjects_newest_facts_as_value_are_read_backwards_one_hop(db):
@@ -91,19 +91,19 @@ def test_a_named_subjects_newest_facts_as_value_are_read_backwards_one_hop(db):
 
 
 def test_a_value_the_walk_reaches_reads_its_newest_fact_per_relation_backwards(db):
-    put(db, "The Brady Bunch first aired on ABC.", ("The Brady Bunch", "aired_on", "ABC"))
-    put(db, "Tony Hall directs ABC.", ("Tony Hall", "directs", "ABC"))
-    put(db, "Ernst Heinkel directs ABC.", ("Ernst Heinkel", "directs", "ABC"))
-    put(db, "Ernst Heinkel holds citizenship of Tang Empire.", ("Ernst Heinkel", "citizen_of", "Tang Empire"))
-    got = [(e.subject, e.relation, e.object, e.depth, e.reverse) for e in cmc.traverse(db, ["brady bunch"])]
-    # worded value first, ABC's director is a fact about ABC: its newest one only, and the walk
+    put(db, "The Lantern Years first aired on KBN.", ("The Lantern Years", "aired_on", "KBN"))
+    put(db, "Rita Vance directs KBN.", ("Rita Vance", "directs", "KBN"))
+    put(db, "Oskar Veldt directs KBN.", ("Oskar Veldt", "directs", "KBN"))
+    put(db, "Oskar Veldt holds citizenship of Ossary Empire.", ("Oskar Veldt", "citizen_of", "Ossary Empire"))
+    got = [(e.subject, e.relation, e.object, e.depth, e.reverse) for e in cmc.traverse(db, ["lantern years"])]
+    # worded value first, KBN's director is a fact about KBN: its newest one only, and the walk
     # goes on from its subject
-    assert got == [("brady bunch", "aired_on", "abc", 0, False), ("abc", "directs", "ernst heinkel", 1, True),
-                   ("ernst heinkel", "citizen_of", "tang empire", 2, False)]
+    assert got == [("lantern years", "aired_on", "kbn", 0, False), ("kbn", "directs", "oskar veldt", 1, True),
+                   ("oskar veldt", "citizen_of", "ossary empire", 2, False)]
     # the question's own names read their facts-as-value once (NAMED_INCOMING_CAP), not as a walk
-    assert not any(e.object == "tang empire" for e in cmc.traverse(db, ["abc"]))
-    assert [(e.subject, e.object, e.depth) for e in cmc.traverse(db, ["brady bunch"], as_of=2)][1] == \
-        ("abc", "tony hall", 1)
+    assert not any(e.object == "ossary empire" for e in cmc.traverse(db, ["kbn"]))
+    assert [(e.subject, e.object, e.depth) for e in cmc.traverse(db, ["lantern years"], as_of=2)][1] == \
+        ("kbn", "rita vance", 1)
 
 
 def test_a_fact_written_value_first_is_not_read_backwards_again(db):
