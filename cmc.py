@@ -4688,7 +4688,7 @@ def _fill(order: list[tuple[int, float]], rows: dict, hidden: set[int], past: bo
         if serial in picked or serial not in rows or (serial in hidden and not past):
             continue
         if graph and WINDOWS_BESIDE_GRAPH == "unparsed" and serial not in graph_serials \
-                and rows[serial]["status"] == "facts" and serial not in hidden:
+                and rows[serial]["status"] in ("facts", "no_fact") and serial not in hidden:
             continue
         row = rows[serial]
         day = _own_day(row)
@@ -4796,13 +4796,46 @@ def clean_answer(text: str) -> str:
     return text.rstrip(" .") or NOT_IN_MEMORY
 
 
+ANSWER_MODE = os.environ.get("CMC_ANSWER_MODE", "choose")
+
+
+def candidates(read: Recall) -> list[str]:
+    """The values the graph read reached (as the records write them), nearest first, when every
+    record of the evidence is one the graph read selected; else none (the reader answers in its
+    own words)."""
+    if ANSWER_MODE != "choose" or not read.edges or any(e["why"] == "window" for e in read.evidence):
+        return []
+    shown = {e["serial"] for e in read.evidence}
+    values = [e.object_text or e.object for e in sorted(read.edges, key=lambda e: e.depth) if e.serial in shown]
+    return list(dict.fromkeys(v for v in values if v.strip()))
+
+
 def answer(model: Model, read: Recall) -> Answer:
-    """One model call over the evidence of a read; no evidence is NOT_IN_MEMORY without a call."""
+    """One model call over the evidence of a read: a choice among the values the graph read
+    reached or NOT_IN_MEMORY, or, when the evidence holds text no fact speaks for, free text,
+    which must be grounded in the evidence. No evidence is NOT_IN_MEMORY without a call."""
     if not read.evidence:
         return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
-    raw = model.complete(answer_prompt(read), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
-    return Answer(clean_answer(raw), read.evidence, read.anchors, [e.public() for e in read.edges],
+    prompt, options = answer_prompt(read), candidates(read)
+    if options:
+        options.append(NOT_IN_MEMORY)
+        raw = options[model.choose(prompt, [" " + o + "\n" for o in options])]
+        text = raw
+    else:
+        raw = model.complete(prompt, max_tokens=ANSWER_TOKENS, stop=("\n",)).text
+        text = clean_answer(raw)
+        text = text if grounded(text, read.text) else NOT_IN_MEMORY
+    return Answer(text, read.evidence, read.anchors, [e.public() for e in read.edges],
                   read.truncated, raw, read.hidden)
+
+
+def grounded(answer: str, evidence: str) -> bool:
+    """Whether at least half of an answer's words are the evidence's (an inflection aside; "7 May"
+    worked out from "8 May" is): a small reader copies values from its prompt's worked examples
+    or makes a number up ("1000000"), and an answer the records do not say is no answer."""
+    said = {_stem(w) for w in words_of(evidence)}
+    words = [w for w in words_of(answer) if w not in _QUESTION_STOPWORDS]
+    return not words or sum(_stem(w) in said for w in words) * 2 >= len(words)
 
 
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None,

@@ -29,7 +29,7 @@ def test_an_empty_memory_is_not_in_memory_without_a_call(db):
 
 def test_an_empty_reply_is_not_in_memory(db):
     meeting_history(db)
-    assert cmc.ask(db, FakeModel(["\n"]), FLOOR_Q).answer == cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel(["\n"]), "Please bring what?").answer == cmc.NOT_IN_MEMORY
 
 
 def test_the_answer_is_the_first_line_without_a_full_stop():
@@ -59,3 +59,27 @@ def test_the_prompts_worked_examples_answer_with_values_no_test_memory_holds(db)
     for answer in answers:
         if answer != cmc.NOT_IN_MEMORY:
             assert not set(cmc.words_of(answer)) - {"the"} & said, answer
+
+
+def test_an_answer_the_evidence_does_not_hold_is_not_in_memory(db):
+    meeting_history(db)
+    read = cmc.recall(db, "Please bring what?")  # window records only: a free answer
+    assert cmc.ask(db, FakeModel([" the quarterly report"]), "Please bring what?").answer == "the quarterly report"
+    assert cmc.ask(db, FakeModel([" Tarnside Boatyard"]), "Please bring what?").answer == cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel([" 1000000000"]), "Please bring what?").answer == cmc.NOT_IN_MEMORY
+    assert read.evidence and all(e["why"] == "window" for e in read.evidence)
+
+
+def test_grounded_needs_most_of_the_answers_words_in_the_evidence():
+    evidence = "[1] Pell moved to Harrow Lane in May 2031."
+    assert cmc.grounded("Harrow Lane", evidence) and cmc.grounded("moved to Harrow", evidence)
+    assert cmc.grounded("7 May 2031", evidence)  # a day worked out from the record's own
+    assert not cmc.grounded("Quillane Street", evidence) and not cmc.grounded("Tarnside Boatyard Quay", evidence)
+
+
+def test_values_the_graph_reached_are_chosen_among_with_not_in_memory(db):
+    meeting_history(db)
+    model = FakeModel([" floor 5"])
+    result = cmc.ask(db, model, FLOOR_Q)
+    assert result.answer == "floor 5"
+    assert model.calls == [("choose", [" Room B\n", " floor 5\n", " not in memory\n"])]
