@@ -4529,8 +4529,11 @@ EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
 READ_BUDGET = 6_000
 WINDOW_CANDIDATES = 64  # windows BM25 ranks per question (paper: 64)
 WINDOW_PICKS = 24  # windows rendered at most (paper: 24)
-GRAPH_SHARE = 0.5  # of the budget the graph read's records may fill before the windows' turn
-WINDOWS_BESIDE_GRAPH = os.environ.get("CMC_WINDOWS_BESIDE_GRAPH", "unparsed")
+# Of the budget the graph read's records may fill before the windows' turn. Windows are read
+# beside a graph read, whole: on natural-dev (one record per add) the gold answer was in the
+# evidence for 94% of questions so, 64% when windows added only the records no fact speaks for
+# (docs/results.md); a small model's extraction of natural text often names the wrong thing.
+GRAPH_SHARE = 0.5
 
 WINDOW_SEARCH = """
 SELECT first_serial, last_serial FROM windows_fts
@@ -4658,7 +4661,7 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
     past = asks_about_past(question)
     hidden = replaced_records(db, rows, upto)
     order = [(s, budget * GRAPH_SHARE) for s in why if why[s] != "newest"] + [(s, budget) for s in windowed]
-    picked, truncated = _fill(order, rows, hidden, past, graph=bool(edges), graph_serials=set(why))
+    picked, truncated = _fill(order, rows, hidden, past)
     evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": why.get(s, "window"),
                  **({"replaced": True} if s in hidden else {})}
                 for s, r in sorted(picked.items())]
@@ -4669,26 +4672,20 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
 
 def _windowed(db: sqlite3.Connection, question: str, upto: int, rows: dict) -> list[int]:
     """The serials the window read selects, best window first; their rows are added to rows."""
-    windowed, stems = [], {_stem(w) for w in words_of(question) if w not in _QUESTION_STOPWORDS}
+    windowed = []
     for first, last in window_read(db, question, upto):
-        inside = db.execute(RECORDS_BETWEEN, {"first": first, "last": last, "upto": upto}).fetchall()
-        for r in inside:
+        for r in db.execute(RECORDS_BETWEEN, {"first": first, "last": last, "upto": upto}):
             rows.setdefault(r["serial"], r)
-        windowed += matched_with_neighbours(inside, stems)
+            windowed.append(r["serial"])
     return windowed
 
 
-def _fill(order: list[tuple[int, float]], rows: dict, hidden: set[int], past: bool, graph: bool,
-          graph_serials: set[int]) -> tuple[dict, bool]:
+def _fill(order: list[tuple[int, float]], rows: dict, hidden: set[int], past: bool) -> tuple[dict, bool]:
     """The records to show, in the order offered, each while the running size stays within its
-    limit: a replaced record only when the question asks about the past; beside a graph read,
-    a window's record only when the graph cannot speak for it (it holds no facts)."""
+    limit; a replaced record only when the question asks about the past."""
     picked, used, truncated, days = {}, len(EVIDENCE_PREFIX), False, set()
     for serial, limit in order:
         if serial in picked or serial not in rows or (serial in hidden and not past):
-            continue
-        if graph and WINDOWS_BESIDE_GRAPH == "unparsed" and serial not in graph_serials \
-                and rows[serial]["status"] in ("facts", "no_fact") and serial not in hidden:
             continue
         row = rows[serial]
         day = _own_day(row)
@@ -4700,23 +4697,6 @@ def _fill(order: list[tuple[int, float]], rows: dict, hidden: set[int], past: bo
         picked[serial], used = row, used + cost
         days.add(day)
     return picked, truncated
-
-
-WINDOW_CONTEXT = int(os.environ.get("CMC_WINDOW_CONTEXT", "1"))
-
-
-def matched_with_neighbours(inside: Sequence, stems: set[str]) -> list[int]:
-    """The serials of a window's records that say a word of the question, each with the
-    WINDOW_CONTEXT records either side of it (a reply needs what it answers), in source order;
-    the whole window when none says one (BM25 matched it on a stem only)."""
-    if WINDOW_CONTEXT < 0:
-        return [r["serial"] for r in inside]
-    hits = [i for i, r in enumerate(inside) if stems.intersection(_stem(w) for w in words_of(r["text"]))]
-    if not hits:
-        return [r["serial"] for r in inside]
-    keep = sorted({j for i in hits for j in range(i - WINDOW_CONTEXT, i + WINDOW_CONTEXT + 1)
-                   if 0 <= j < len(inside)})
-    return [inside[j]["serial"] for j in keep]
 
 
 def _line(n: int, text: str) -> str:
@@ -4796,35 +4776,14 @@ def clean_answer(text: str) -> str:
     return text.rstrip(" .") or NOT_IN_MEMORY
 
 
-ANSWER_MODE = os.environ.get("CMC_ANSWER_MODE", "choose")
-
-
-def candidates(read: Recall) -> list[str]:
-    """The values the graph read reached (as the records write them), nearest first, when every
-    record of the evidence is one the graph read selected; else none (the reader answers in its
-    own words)."""
-    if ANSWER_MODE != "choose" or not read.edges or any(e["why"] == "window" for e in read.evidence):
-        return []
-    shown = {e["serial"] for e in read.evidence}
-    values = [e.object_text or e.object for e in sorted(read.edges, key=lambda e: e.depth) if e.serial in shown]
-    return list(dict.fromkeys(v for v in values if v.strip()))
-
-
 def answer(model: Model, read: Recall) -> Answer:
-    """One model call over the evidence of a read: a choice among the values the graph read
-    reached or NOT_IN_MEMORY, or, when the evidence holds text no fact speaks for, free text,
-    which must be grounded in the evidence. No evidence is NOT_IN_MEMORY without a call."""
+    """One model call over the evidence of a read: free text, which must be grounded in the
+    evidence, else NOT_IN_MEMORY. No evidence is NOT_IN_MEMORY without a call."""
     if not read.evidence:
         return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
-    prompt, options = answer_prompt(read), candidates(read)
-    if options:
-        options.append(NOT_IN_MEMORY)
-        raw = options[model.choose(prompt, [" " + o + "\n" for o in options])]
-        text = raw
-    else:
-        raw = model.complete(prompt, max_tokens=ANSWER_TOKENS, stop=("\n",)).text
-        text = clean_answer(raw)
-        text = text if grounded(text, read.text) else NOT_IN_MEMORY
+    raw = model.complete(answer_prompt(read), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
+    text = clean_answer(raw)
+    text = text if grounded(text, read.text) else NOT_IN_MEMORY
     return Answer(text, read.evidence, read.anchors, [e.public() for e in read.edges],
                   read.truncated, raw, read.hidden)
 

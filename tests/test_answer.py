@@ -75,11 +75,3 @@ def test_grounded_needs_most_of_the_answers_words_in_the_evidence():
     assert cmc.grounded("Harrow Lane", evidence) and cmc.grounded("moved to Harrow", evidence)
     assert cmc.grounded("7 May 2031", evidence)  # a day worked out from the record's own
     assert not cmc.grounded("Quillane Street", evidence) and not cmc.grounded("Tarnside Boatyard Quay", evidence)
-
-
-def test_values_the_graph_reached_are_chosen_among_with_not_in_memory(db):
-    meeting_history(db)
-    model = FakeModel([" floor 5"])
-    result = cmc.ask(db, model, FLOOR_Q)
-    assert result.answer == "floor 5"
-    assert model.calls == [("choose", [" Room B\n", " floor 5\n", " not in memory\n"])]
