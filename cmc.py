@@ -1,14 +1,17 @@
 """cmc — the Contract Memory Compiler: an offline personal memory for LLM agents.
 
-Pipeline: store records -> extract triples (local GGUF model) -> resolve the current value of
-every (subject, relation) -> anchor the question's entities (FTS5) -> traverse the current
-graph up to five hops (recursive CTE) -> render the original records -> answer in one call.
+Pipeline: store records (and their original windows) -> extract triples (local GGUF model) ->
+resolve the current value of every (subject, relation) -> read: anchor the question's entities
+(FTS5) and traverse the current graph up to five hops (recursive CTE), beside BM25 over the
+original windows; superseded records left out -> answer in one call.
 
-Tables (schema.sql): records (+ records_fts), assertions, current_edges, relations,
-relation_aliases, entities (+ entities_fts), rules, rule_evidence, forgotten, meta.
+Tables (schema.sql): records (+ records_fts, windows_fts), assertions, current_edges, other_way,
+replaced, relations, relation_aliases, entities (+ entities_fts), rules, rule_evidence,
+forgotten, meta.
 
 Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
-CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL), CMC_THREADS (model threads;
+CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL), CMC_JUDGE_MODEL (model that
+judges which earlier record a new one replaces; default none), CMC_THREADS (model threads;
 default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
@@ -872,6 +875,15 @@ def qwen_model_path() -> str:
 
 MODEL_NAMES = {"gemma": embedded_model_path, "qwen": qwen_model_path}
 DEFAULT_JUDGE = "none"  # which model judges replacements by default ('none': no judgement)
+
+
+def judge_name() -> str:
+    """The judge asked for: CMC_JUDGE_MODEL, else DEFAULT_JUDGE ('none', 'gemma', 'qwen', a GGUF)."""
+    return os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
+
+
+def load_judge(name: str) -> Model | None:
+    return None if name == "none" else load_model(name)
 
 
 def load_model(path: str | None) -> Model:
@@ -4269,7 +4281,7 @@ class Memory:
                 raise
             self.db = open_db(self.path, read_only=True)
         self._model = model
-        self._judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
+        self._judge = judge if judge is not None else judge_name()
 
     @property
     def model(self) -> Model:
@@ -4281,7 +4293,7 @@ class Memory:
     def judge(self) -> Model | None:
         """The model that judges which earlier record a new one replaces; None when switched off."""
         if isinstance(self._judge, (str, Path)):
-            self._judge = None if str(self._judge) == "none" else load_model(str(self._judge))
+            self._judge = load_judge(str(self._judge))
         return self._judge
 
     def add(self, *texts: str, source: str = "api", time: str | None = None) -> list[Extraction]:
@@ -4356,7 +4368,7 @@ class ToolCalls:
 
     def __init__(self, path: str | Path, model: "Model | str | None" = None, judge: "Model | str | None" = None):
         self.path, self.model_lock, self.model = str(path), threading.Lock(), model
-        self.judge = judge if judge is not None else os.environ.get("CMC_JUDGE_MODEL") or DEFAULT_JUDGE
+        self.judge = judge if judge is not None else judge_name()
 
     def __call__(self, run, *, needs_model: bool = False):
         """run(memory) -> (JSON object, short text) as a tool result; a CmcError becomes a tool
@@ -4587,12 +4599,14 @@ def _cli():
             items = _gather(texts or [], file)
             when = record_time(when) if when else None  # checked before the model loads
             loaded = load_model(model)  # before storing: a missing model must leave the db untouched
+            judge = load_judge(judge_name())
             conn, _ = with_db(db)
             skip = stored_file_sources(conn, file) if file else set()
             new = [(t, s, when) for t, s in items if s not in skip]
             serials = add_records(conn, new)
             with _progress(bool(file) and not as_json, conn) as on_record:
-                results = {ex.serial: ex for ex in extract_pending(conn, loaded, on_record, stats=stats)}
+                done = extract_pending(conn, loaded, on_record, stats=stats, judge=judge)
+                results = {ex.serial: ex for ex in done}
         except StorageError as e:
             err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
         except CmcError as e:
