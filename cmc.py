@@ -49,7 +49,7 @@ class CmcError(Exception):
 # ── text ───────  normalisation shared by every stage
 
 _ARTICLES = {"the", "a", "an"}
-_POSSESSIVE = re.compile(r"(?<=[\w.])['’]s?\b")  # "Ana's", "Apple Inc.'s"
+_POSSESSIVE = re.compile(r"(?<=[\w.])['’]s?\b")  # "Ana's", "Zembla Inc.'s"
 
 
 _ASCII_NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -961,8 +961,8 @@ _SENTENCE_ADVERBS = {"instead", "anymore", "too", "either", "again", "today", "t
 _BEFORE_OF = {"instead", "because", "ahead", "inside", "outside", "regardless", "irrespective"}
 
 
-# Lowercase particles inside a personal name ("Ferdinand von Richthofen", "Daphne du Maurier",
-# "Edwin van der Sar"): between two capitalised words they are part of the name. (Not English
+# Lowercase particles inside a personal name ("Ansgar von Trelleborn", "Odile du Marchand",
+# "Wendel van der Bos"): between two capitalised words they are part of the name. (Not English
 # words, so "Paris or London" is still two names.)
 _NAME_PARTICLES = {"von", "van", "der", "den", "de", "du", "da", "di", "del", "della", "dos", "das",
                    "al", "bin", "ibn", "ter", "zu", "y"}
@@ -983,12 +983,12 @@ def _particle_run(raw: Sequence[str], k: int) -> int:
 
 def _entity_like(span: str, sentence_start: bool = False) -> bool:
     """A span that could name a thing: no function word at its edges, no verb of being inside,
-    and not a capitalised name run on into lowercase words ("John Keats died in the city").
+    and not a capitalised name run on into lowercase words ("Orrin Vale died in the city").
     The first word of a record is capitalised anyway, so its case says nothing."""
     tokens = span.split()
     named_modals = {_POSSESSIVE.sub("", _bare(t)).casefold() for t in tokens if _names_not_modal(t)}
-    words = [w.upper() if w in named_modals else w for w in words_of(span)]  # ("Karl May": a name, not the verb)
-    if re.search(r"\w-\w", tokens[-1]) and len(words) >= 2:  # "Moon Jae-in" ends in a name, not "in"
+    words = [w.upper() if w in named_modals else w for w in words_of(span)]  # ("Hilde May": a name, not the verb)
+    if re.search(r"\w-\w", tokens[-1]) and len(words) >= 2:  # "Han Tae-in" ends in a name, not "in"
         words = words[:-1] + ["".join(words_of(tokens[-1]))]
     if re.search(r"\w-\w", tokens[0]) and len(words) >= 2:  # "Jean-de ..." likewise
         words = ["".join(words_of(tokens[0]))] + words[1:]
@@ -998,7 +998,7 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
         return False  # "the city flat instead": the adverb belongs to the sentence
     if len(words) >= 2 and _bare(tokens[-1]) in ("one", "ones") or _bare(tokens[-1]) in _NEEDS_NOUN:
         return False  # "the next one" stands for a noun said before, "the next" wants one
-    titled = not sentence_start and span[:1].isupper()  # "Our Mutual Friend" mid-sentence is a title
+    titled = not sentence_start and span[:1].isupper()  # "Our Silent Harbour" mid-sentence is a title
     if not (words and (titled or words[0] not in _EDGE_WORDS or _acronym(span.split()[0]))  # "AS Roma", "US Open"
             and span.split()[-1] != "a"  # "Ren works as a"
             and (_acronym(span.split()[-1]) or words[-1] not in _EDGE_WORDS | {"the", "an"})
@@ -1006,7 +1006,7 @@ def _entity_like(span: str, sentence_start: bool = False) -> bool:
         return False
     raw = [w for w in re.split(r"[\s,;:]+", span) if w and w[0].isalpha()]
     inside_name = {j for k in range(len(raw)) for j in range(k, _particle_run(raw, k))}
-    raw = [w for j, w in enumerate(raw) if j not in inside_name]  # "du" of "Daphne du Maurier"
+    raw = [w for j, w in enumerate(raw) if j not in inside_name]  # "du" of "Odile du Marchand"
     raw = raw[1:] if sentence_start else raw
     named = any(w[0].isupper() for w in raw)
     plain = any(w[0].islower() and w.casefold().strip(".'’") not in _EDGE_WORDS | _ARTICLES for w in raw)
@@ -1036,7 +1036,7 @@ def _letter_name(raw: Sequence[str], k: int) -> bool:
 
 
 def _possessive(token: str) -> bool:
-    return bool(re.search(r"[\w.]['’]s?$", token))  # "Ana's", "Apple Inc.'s"
+    return bool(re.search(r"[\w.]['’]s?$", token))  # "Ana's", "Zembla Inc.'s"
 
 
 _RELATIVE = {"where", "which", "who", "whom", "whose", "that", "when"}
@@ -1051,7 +1051,7 @@ def _token_shape(raw: Sequence[str]) -> tuple[list[str], list[bool]]:
             [not re.search(r"[,;:!?)\]”\"]$", t) for t in raw])
 
 
-# Modal verbs that are also names and a month ("Theresa May", "due in May", "Will Smith"):
+# Modal verbs that are also names and a month ("Ottilie May", "due in May", "Will Tanner"):
 # capitalised in a statement, they are the name.
 _NAMING_MODALS = {"May", "Will", "Can"}
 
@@ -1069,7 +1069,7 @@ def _names_not_modal(token: str, asked: bool = False) -> bool:
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span. A span keeps a noun
-    phrase whole: it does not cut a run of capitalised words ("Rogério Ceni", "Muay Thai"), nor
+    phrase whole: it does not cut a run of capitalised words ("Ademir Toscão", "Kelto Vash"), nor
     start inside a phrase opened by an article, possessive or preposition ("the sport of
     association football": not "football")."""
     tokens = list(re.finditer(r"\S+", text))
@@ -1109,15 +1109,15 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
               if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
               and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
     # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
-    # a run of capitalised words ("Rogério Ceni", "Muay Thai"), and "X of Y" inside a name that
-    # follows a preposition ("at University of Pisa", "of Congolese Party of Labour"; not "The
-    # Prime Minister of Sweden", where the name is Sweden)
+    # a run of capitalised words ("Ademir Toscão", "Kelto Vash"), and "X of Y" inside a name that
+    # follows a preposition ("at University of Fredville", "of Freedonian Party of Labour"; not "The
+    # Prime Minister of Freedonia", where the name is Freedonia)
     linked = [False] * (len(raw) + 1)
     for k in range(1, len(raw)):
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
                      and (words[k - 1] not in function or _acronym(raw[k - 1]))
                      and (words[k] not in function or _acronym(raw[k]) or _letter_name(raw, k)))
-    for k in range(1, len(raw) - 1):  # "Ferdinand von Richthofen", "Edwin van der Sar": one name
+    for k in range(1, len(raw) - 1):  # "Ansgar von Trelleborn", "Wendel van der Bos": one name
         for j in range(k, _particle_run(raw, k)):
             linked[j] = linked[j + 1] = True
     for k in range(1, len(raw) - 1):
@@ -1134,7 +1134,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 spans.setdefault(span, (first, opened))
     verb = _opening_verb(raw, words, joined)
     # ... and no span runs from the name into it when its form says it is a verb ("Rosa plays
-    # tennis", "Zoe got a new phone"; not "Greece national football team", "Edwin van der Sar")
+    # tennis", "Zoe got a new phone"; not "Freedonia national football team", "Wendel van der Bos")
     verb_said = verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
         else len(tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
     # later in the record, a lowercase past form right after a name is that name's verb ("… and
@@ -1169,7 +1169,7 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
             # created" holds "country" and "rugby union", never "country where rugby union"
             if j > i and words[j] in _RELATIVE and raw[j][0].islower():
                 break
-            # nor does it end inside a name ("Denis" of "Denis Sassou-Nguesso") or before the
+            # nor does it end inside a name ("Marek" of "Marek Olsa-Dunne") or before the
             # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
             if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
                                  and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
@@ -1279,7 +1279,7 @@ def _verb_form(token: str) -> bool:
 
 def _trim_span(span: str) -> list[str]:
     """A raw span without surrounding quotes, brackets and punctuation. A final dot may be a
-    full stop or an abbreviation's ("Apple Inc.", "Room B."), so both forms are offered."""
+    full stop or an abbreviation's ("Zembla Inc.", "Room B."), so both forms are offered."""
     forms = []
     while span:
         trimmed = span.strip(" ,;:!?\"'()[]{}“”‘’")
@@ -1342,7 +1342,7 @@ _REFERRING = {"he", "she", "it", "they", "him", "her", "them", "his", "its", "th
 
 
 # a record that asks something of its reader: a request, no statement of fact ("Please bring …";
-# not the title "Please Please Me")
+# not the title "Please Please Stay")
 _REQUEST = re.compile(r"\s*(?:[Pp]lease\s+[a-z]|[Rr]emember\s+to\b|[Dd]on['’]t\s+forget\b|[Dd]o\s+not\s+forget\b)")
 
 
@@ -1421,7 +1421,7 @@ _ROLE_OF = re.compile(r"\s+(?:[a-z]+\s+){0,3}?as\s+(?:the\s+)?(?!an?\s)(?:[^\s,;
 def _placements(text: str, s: str, o: str) -> list[tuple[int, int]]:
     """Every pair of places (start of s, start of o) at which the record names s and o without
     overlap. None: one name read twice, a model copying its subject (a fact may still relate a
-    thing to a namesake at two places, "The capital of Luxembourg is Luxembourg."); exactly
+    thing to a namesake at two places, "The capital of Freedonia is Freedonia."); exactly
     one: where a sentence form puts its slots (a name inside the other counts once)."""
     def places(span: str) -> list[int]:
         return [m.start() for m in re.finditer(re.escape(span), text)] if span else []
@@ -1545,7 +1545,7 @@ def _acted_on(text: str, s: str, o: str) -> tuple[Triple, str] | None:
     she teaches_at the school; "Hana is studying law at Durham." (Hana, studying, law); "Layla is
     a pharmacist in Leeds." (Layla, is_a, pharmacist), a pharmacist_in Leeds. The thing is one
     lowercase noun (WordNet's) with no article after a verb, a role one or two after "a" or "an".
-    Returns that fact and the relation of the model's, or None ("Syd Mead is famous for …", "Ben
+    Returns that fact and the relation of the model's, or None ("Ivo Marsh is famous for …", "Ben
     got married in Rome.", "… a citizen of France")."""
     between = _text_between(text, s, o)
     if between is None or not _proper(o):
@@ -2082,7 +2082,7 @@ class RuleBook:
 
 
 # where a slot would run from one clause into the next: a semicolon, a comma and a conjunction
-# ("Tony Hall, Baron Hall of Birkenhead" is one name), or a conjunction after a verb of being or
+# ("Tobin Crale, Baron Crale of Westmarsh" is one name), or a conjunction after a verb of being or
 # having ("The flat was sold and Jack's" for "<S> landlord is <O>."; "Pride and Prejudice" has none)
 _CLAUSE_JOIN = re.compile(r";|,\s+(?:so|and|but|then|while|because)\b"
                           r"|\b(?:is|are|was|were|has|have|had)\s+(?:\S+\s+)*?(?:and|but|so|then)\s")
@@ -2568,7 +2568,7 @@ def _conjuncts(db: sqlite3.Connection, row: dict) -> list[dict]:
     Otherwise the row."""
     parts = _CONJUNCTION.split(row["subject"])
     keys = [entity_key(p) for p in parts]
-    # every name one the memory knows ("United Kingdom of Great Britain and Ireland" is one name)
+    # every name one the memory knows ("United Provinces of Freedonia and Sylvania" is one name)
     if len(parts) < 2 or db.execute(KNOWN_ENTITY, {"key": row["subject_key"]}).fetchone()[0] or not all(
             k and db.execute(KNOWN_NAME, {"key": k}).fetchone()[0] for k in keys):
         return [row]
@@ -2689,7 +2689,7 @@ def _record_text(db: sqlite3.Connection, serial: int) -> str:
 _DAY_WORDS = set("""monday tuesday wednesday thursday friday saturday sunday weekend today tonight
 tomorrow yesterday noon midnight""".split())
 _MONTHS = set("""january february march april may june july august september october november december
-jan feb mar apr jun jul aug sep sept oct nov dec""".split())  # a date only beside a number: "Theresa May"
+jan feb mar apr jun jul aug sep sept oct nov dec""".split())  # a date only beside a number: "Ottilie May"
 
 
 CURRENT_VALUE = """
@@ -3101,7 +3101,7 @@ SELECT DISTINCT object_key FROM ({EDGES_AS_OF}) WHERE object_key IN (SELECT valu
 def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str],
                    as_of: int | None = None) -> list[str]:
     """Values of current facts that the question names where it names no subject: "Who employs
-    Dave Filoni?" when the memory only says "Lucasfilm employs Dave Filoni." The walk reaches
+    Bram Tolliver?" when the memory only says "Quillwork employs Bram Tolliver." The walk reaches
     their facts backwards (traverse's `objects`). Whole spans, longest match, never inside or
     over a subject anchor."""
     spans = _question_spans(question, OBJECT_SPAN_WORDS)
@@ -3122,8 +3122,8 @@ def object_anchors(db: sqlite3.Connection, question: str, anchors: Sequence[str]
 # ── traverse ───  anchors -> bounded subgraph of current edges (recursive CTE)
 
 # A value's newest fact per relation, read backwards, is a hop back to that fact's subject:
-# worded value first ("Narendra Modi directs the BBC"), the fact stored as written is the
-# value's, not the subject's, so a walk that reaches the BBC reaches its director. Only a record
+# worded value first ("Pell Ardwin directs the FBC"), the fact stored as written is the
+# value's, not the subject's, so a walk that reaches the FBC reaches its director. Only a record
 # that names its subject before its value can be read so, or one whose fact is kept the other
 # way round (other_way: "Ann is the parent of Bo." is Bo's parent, and Ann's parent_of, so a
 # walk that reaches Ann reaches Bo); one the extractor turned round for another reason ("Rome
@@ -3230,7 +3230,7 @@ WHERE e.object_key = :key ORDER BY e.serial DESC, e.subject_key, e.relation LIMI
 INCOMING_AS_OF = INCOMING.replace("current_edges", "temp.edges_as_of")  # after _graph_as_of
 INCOMING_CAP = 8
 # A subject the question names may also be the value of facts about it worded the other way
-# round ("Peter Diamandis chairs Harvard University" for "Who chairs Harvard University?"): its
+# round ("Lutz Mendry chairs Fredville University" for "Who chairs Fredville University?"): its
 # newest few are read backwards too, as one hop (the walk does not go on from their subjects,
 # which are other things).
 NAMED_INCOMING_CAP = 3
@@ -3444,7 +3444,7 @@ class Lexicon:
 
     def _noun_at(self, words: Sequence[str]) -> Lemma | None:
         """The noun a noun phrase ends in, adjectives before it skipped ("official *language* is",
-        "the *head of state* of"): the longest noun lemma at a word that ends the phrase (the
+        "the *chief of staff* of"): the longest noun lemma at a word that ends the phrase (the
         last word, or one before a preposition or verb of being)."""
         if words and (words[0] in _PREPOSITIONS or words[0] in _EDGE_WORDS):
             return None  # "the over to": the determiner of a name taken out of the record
@@ -3474,7 +3474,7 @@ class Lexicon:
 
     def whole_kind(self, name: str) -> str:
         """The kind of the first noun sense of a name as a whole ("Paris": location), or '' when
-        WordNet does not know the whole name ("Samsung Galaxy", "Specsavers")."""
+        WordNet does not know the whole name ("Zembla Nova", "Spectrovia")."""
         lemma = self.entry("_".join(words_of(name)))
         return lemma.noun_kinds[0] if lemma and lemma.noun_kinds else ""
 

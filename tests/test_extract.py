@@ -26,46 +26,46 @@ def test_valid_reply_writes_triples_and_prompt_carries_record_and_catalogue(db):
 
 
 def test_subject_and_object_are_chosen_among_literal_spans(db):
-    stored(db, 'Gabe Newell founded "Valve".')
-    model = FakeModel([facts_reply(("Gabe Newell", "founder_of", "Valve"))])
+    stored(db, 'Oren Tallis founded "Quillon".')
+    model = FakeModel([facts_reply(("Oren Tallis", "founder_of", "Quillon"))])
     (ex,) = cmc.extract_pending(db, model)
-    assert ex.triples == [cmc.Triple("Gabe Newell", "founder_of", "Valve")]
-    span_choices = [opts for kind, opts in model.calls if kind == "choose" and 'Gabe Newell"' in opts]
+    assert ex.triples == [cmc.Triple("Oren Tallis", "founder_of", "Quillon")]
+    span_choices = [opts for kind, opts in model.calls if kind == "choose" and 'Oren Tallis"' in opts]
     assert span_choices, "the subject must be chosen among spans"
-    assert 'Valve"' in span_choices[0]
-    assert 'Gabe"' not in span_choices[0], "a span never ends inside a name"
+    assert 'Quillon"' in span_choices[0]
+    assert 'Oren"' not in span_choices[0], "a span never ends inside a name"
     assert not any("Room" in o for o in span_choices[0])
-    objects = [opts for kind, opts in model.calls if kind == "choose" and 'Valve"' in opts][-1]
-    assert not any("Gabe" in o or "Newell" in o for o in objects), "object overlaps the subject"
+    objects = [opts for kind, opts in model.calls if kind == "choose" and 'Quillon"' in opts][-1]
+    assert not any("Oren" in o or "Tallis" in o for o in objects), "object overlaps the subject"
 
 
 def test_record_spans_are_entity_like_and_never_the_whole_record():
     spans = [s for s, _, _ in cmc.record_spans("Room A is on floor 2.")]
     assert {"Room A", "floor 2", "Room"} <= set(spans)
     assert "Room A is on floor 2." not in spans and "is on" not in spans and "A is on floor" not in spans
-    assert "Apple Inc." in [s for s, _, _ in cmc.record_spans("AppleScript was developed by Apple Inc..")]
+    assert "Zembla Inc." in [s for s, _, _ in cmc.record_spans("ZemblaScript was developed by Zembla Inc..")]
 
 
 @pytest.mark.parametrize("reply,reason", [
     ("this is not json", "not JSON"),
     ('{"status": "maybe", "triples": []}', "schema"),
     ('{"status": "facts"}', "triples is missing"),
-    (facts_reply(("Gabe", "Newell", "Valve Corporation")), "not a span"),
-    (facts_reply(("Valve", "same", "Valve")), "subject and object"),
-    (facts_reply(("Valve", "!!", "Gabe")), "empty key"),
+    (facts_reply(("Oren", "Tallis", "Quillon Corporation")), "not a span"),
+    (facts_reply(("Quillon", "same", "Quillon")), "subject and object"),
+    (facts_reply(("Quillon", "!!", "Oren")), "empty key"),
     ('{"status": "facts", "triples": []}', "without triples"),
 ])
 def test_bad_reply_is_unresolved_with_reason(reply, reason):
-    ex = cmc.validate_extraction(7, "Gabe Newell founded Valve.", reply)
+    ex = cmc.validate_extraction(7, "Oren Tallis founded Quillon.", reply)
     assert ex.status == "unresolved" and reason in ex.reason and ex.triples == []
 
 
 def test_a_fact_may_relate_a_name_to_its_namesake():
-    text = "Robert Burns's child is Robert Burns."
-    ex = cmc.validate_extraction(7, text, facts_reply(("Robert Burns's", "child", "Robert Burns")))
-    assert ex.status == "facts" and ex.triples == [cmc.Triple("Robert Burns's", "child", "Robert Burns")]
+    text = "Alder Quinn's child is Alder Quinn."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Alder Quinn's", "child", "Alder Quinn")))
+    assert ex.status == "facts" and ex.triples == [cmc.Triple("Alder Quinn's", "child", "Alder Quinn")]
     # one name read twice is a copy, not a namesake
-    ex = cmc.validate_extraction(7, "Robert Burns wrote poems.", facts_reply(("Robert Burns", "child", "Robert Burns")))
+    ex = cmc.validate_extraction(7, "Alder Quinn wrote poems.", facts_reply(("Alder Quinn", "child", "Alder Quinn")))
     assert ex.status == "unresolved" and "subject and object" in ex.reason
 
 
@@ -75,9 +75,9 @@ def test_a_possessive_before_a_kind_and_a_name_opens_the_names_fact():
     ex = cmc.validate_extraction(7, text, facts_reply(("Mei's", "lives_in", "Vancouver")))
     assert ex.triples == [cmc.Triple("Mei's", "brother", "Ken"), cmc.Triple("Ken", "lives_in", "Vancouver")]
     # a verb after the kind: the value is the kind's ("Hugo's favourite restaurant is …")
-    text = "Hugo's favourite restaurant is Bistro Nord on Elm Street."
-    ex = cmc.validate_extraction(7, text, facts_reply(("Hugo's", "restaurant_street", "Elm Street")))
-    assert ex.triples == [cmc.Triple("Hugo's", "restaurant_street", "Elm Street")]
+    text = "Hugo's favourite restaurant is Bistro Nord on Quince Street."
+    ex = cmc.validate_extraction(7, text, facts_reply(("Hugo's", "restaurant_street", "Quince Street")))
+    assert ex.triples == [cmc.Triple("Hugo's", "restaurant_street", "Quince Street")]
 
 
 def test_of_two_joined_names_the_one_the_objects_clause_names_again_has_the_fact():
@@ -103,7 +103,7 @@ def test_a_name_inside_the_subjects_phrase_leaves_the_clauses_verb_a_fact_of_its
     assert cmc._clause_fact(text, "Sam's", "Leeds") == cmc.Triple("Sam's", "train to Leeds leaves at", "8:35")
     assert cmc._clause_fact("Our lunch with the Smiths is at Noon Bar.", "lunch", "Smiths").object == "Noon Bar"
     # a verb between the names, "of", or no verb and value after the object: the model's fact alone
-    for text, s, o in [("Sam moves to Leeds on Friday.", "Sam", "Leeds"), ("The capital of France is Paris.", "capital", "France"),
+    for text, s, o in [("Sam moves to Leeds on Friday.", "Sam", "Leeds"), ("The capital of Freedonia is Fredville.", "capital", "Freedonia"),
                        ("Sam's trip to Leeds, sadly, is off.", "Sam's", "Leeds"), ("Tom lives in Leeds and works at Asda.", "Tom", "Leeds"),
                        ("The rent went up to 1,020 euros a month.", "The rent", "1,020"),
                        ("The trip to the coast is on Friday.", "The trip", "coast")]:
@@ -118,15 +118,15 @@ def test_a_name_read_as_the_relation_and_a_word_as_the_object_are_swapped_back()
     # the name that follows the verb is the value, not the one the model put in the relation
     text = "Hannah stopped Spanish and is now learning Japanese."
     assert cmc.validate_extraction(7, text, reply).triples == [cmc.Triple("Hannah", "learning", "Japanese")]
-    text = "Mia is reading The Great Gatsby again."
-    assert cmc.validate_extraction(7, text, facts_reply(("Mia", "Gatsby", "reading"))).triples == \
-        [cmc.Triple("Mia", "reading", "The Great Gatsby")]
+    text = "Mia is reading The Great Vellacott again."
+    assert cmc.validate_extraction(7, text, facts_reply(("Mia", "Vellacott", "reading"))).triples == \
+        [cmc.Triple("Mia", "reading", "The Great Vellacott")]
     # a name relation with a name object, or a relation the record does not say, stays
     assert cmc.validate_extraction(7, "Ana gave Bo the Kindle.", facts_reply(("Ana", "Kindle", "Bo"))).triples == \
         [cmc.Triple("Ana", "Kindle", "Bo")]
-    text = "Tim Cook is the CEO of Apple."
-    assert cmc.validate_extraction(7, text, facts_reply(("Tim Cook", "CEO", "Apple"))).triples == \
-        [cmc.Triple("Apple", "CEO", "Tim Cook")]  # (the CEO of Apple: Apple's)
+    text = "Ivo Brack is the CEO of Zembla."
+    assert cmc.validate_extraction(7, text, facts_reply(("Ivo Brack", "CEO", "Zembla"))).triples == \
+        [cmc.Triple("Zembla", "CEO", "Ivo Brack")]  # (the CEO of Zembla: Zembla's)
     assert cmc.validate_extraction(7, "Hannah is learning Spanish.", facts_reply(
         ("Hannah", "Language", "learning"))).triples == [cmc.Triple("Hannah", "Language", "learning")]
 
@@ -184,8 +184,8 @@ def test_a_place_named_by_the_noun_the_model_put_in_the_relation_is_whole():
     text = "Maya works at the bakery on Mill Lane."
     assert cmc.validate_extraction(7, text, facts_reply(("Maya", "work_at_the_bakery", "Mill Lane"))).triples == \
         [cmc.Triple("Maya", "work_at", "the bakery on Mill Lane")]
-    assert cmc.validate_extraction(7, "Ed eats at a cafe near Hyde Park.", facts_reply(
-        ("Ed", "cafe", "Hyde Park"))).triples == [cmc.Triple("Ed", "eats_at", "a cafe near Hyde Park")]
+    assert cmc.validate_extraction(7, "Ed eats at a cafe near Marlow Park.", facts_reply(
+        ("Ed", "cafe", "Marlow Park"))).triples == [cmc.Triple("Ed", "eats_at", "a cafe near Marlow Park")]
     # the noun not in the relation, or the name no proper name: as read
     for text, triple in [(text, ("Maya", "works_at", "Mill Lane")),
                          ("Maya works at the bakery on the corner.", ("Maya", "work_at_the_bakery", "the corner"))]:
@@ -207,7 +207,7 @@ def test_the_thing_a_verb_acts_on_before_the_place_is_a_fact_of_its_own():
         ("Jonah", "band", "The Foxes"))).triples == [cmc.Triple("Jonah", "band", "The Foxes"),
                                                      cmc.Triple("Jonah", "plays", "bass")]
     # no noun, an article, a verb of being or a participle between: as read
-    for text, triple in [("Syd Mead is famous for Blade Runner.", ("Syd Mead", "famous_for", "Blade Runner")),
+    for text, triple in [("Ivo Marsh is famous for Glass Harbour.", ("Ivo Marsh", "famous_for", "Glass Harbour")),
                          ("Ben got married in Rome.", ("Ben", "married_in", "Rome")),
                          ("Megan teaches the choir at Ridgeway School.", ("Megan", "teaches_at", "Ridgeway School")),
                          ("Megan teaches maths in the annex.", ("Megan", "teaches", "the annex")),
@@ -321,11 +321,11 @@ def test_a_kind_the_user_gives_a_name_is_no_relation_of_the_name():
 
 
 def test_model_that_writes_garbage_leaves_the_record_unresolved_and_kept(db):
-    stored(db, "Gabe Newell founded Valve.")
-    (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Gabe", "relation": "']))
+    stored(db, "Oren Tallis founded Quillon.")
+    (ex,) = cmc.extract_pending(db, FakeModel(['{"status": "facts", "triples": [{"subject": "Oren", "relation": "']))
     row = db.execute("SELECT status, reason, text FROM records").fetchone()
     assert ex.status == "unresolved" == row["status"] and row["reason"]
-    assert row["text"] == "Gabe Newell founded Valve."
+    assert row["text"] == "Oren Tallis founded Quillon."
     assert db.execute("SELECT count(*) FROM assertions").fetchone()[0] == 0
 
 
@@ -376,28 +376,28 @@ def test_extract_prompt_renders_with_its_variables():
 def test_spans_keep_names_and_noun_phrases_whole():
     def spans(text):
         return {s for s, _, _ in cmc.record_spans(text)}
-    assert {"Muay Thai", "quarterback"} <= spans("quarterback is associated with the sport of Muay Thai.")
-    assert not {"Muay", "Thai"} & spans("quarterback is associated with the sport of Muay Thai.")
-    assert "Ceni" not in spans("Rogério Ceni plays the position of goalkeeper.")
-    assert "Denis" not in spans("The chairperson of Congolese Party of Labour is Denis Sassou-Nguesso.")
-    assert "Labour" not in spans("The chairperson of Congolese Party of Labour is Denis Sassou-Nguesso.")
-    assert "Sweden" in spans("The Prime Minister of Sweden is Stefan Löfven."), "the name after the office"
-    assert "wide receiver" in spans("Hines Ward plays the position of wide receiver.")
-    assert not {"wide", "receiver"} & spans("Hines Ward plays the position of wide receiver.")
-    assert "football" not in spans("Alta IF is associated with the sport of association football.")
+    assert {"Kelto Vash", "goaltender"} <= spans("goaltender is connected to the sport of Kelto Vash.")
+    assert not {"Kelto", "Vash"} & spans("goaltender is connected to the sport of Kelto Vash.")
+    assert "Brenn" not in spans("Aurélio Brenn plays the position of goalkeeper.")
+    assert "Marek" not in spans("The chairperson of Freedonian Party of Labour is Marek Olsa-Dunne.")
+    assert "Labour" not in spans("The chairperson of Freedonian Party of Labour is Marek Olsa-Dunne.")
+    assert "Freedonia" in spans("The Prime Minister of Freedonia is Ottar Lindqvist."), "the name after the office"
+    assert "wide receiver" in spans("Corbin Hale played the position of wide receiver.")
+    assert not {"wide", "receiver"} & spans("Corbin Hale played the position of wide receiver.")
+    assert "football" not in spans("Vessby IF is connected to the sport of association football.")
     assert not {"child", "Aristotle's child"} & spans("Aristotle's child is Nicomachus.")
     assert {"Room B", "floor 5"} <= spans("Room B is on floor 5.")
     assert {"Ana", "chess"} <= spans("Ana plays chess."), "a verb is not a modifier"
     where = spans("India is the country where rugby union was created.")
     assert "rugby union" in where and not any(" where " in s for s in where), "no span across a relative word"
-    assert "The Man Who Sold the World" in spans("The Man Who Sold the World was performed by David Bowie.")
-    assert not {"citizenship", "holds citizenship"} & spans("Hal Erickson holds citizenship of United States."), \
+    assert "The Clerk Who Sold the Harbour" in spans("The Clerk Who Sold the Harbour was performed by Lyle Dorrance.")
+    assert not {"citizenship", "holds citizenship"} & spans("Brannock Ives holds citizenship of United States."), \
         "a lowercase noun right before 'of' and a name is a kind noun"
     # a copula or relative word opens a noun phrase like an article does
-    assert "football" not in spans("The sport of Sports Interactive is association football.")
+    assert "football" not in spans("The sport of Vellum Interactive is association football.")
     assert "music" not in spans("Japan is the country where rock music was created.")
     # a past participle between a verb of being and a preposition is the passive's verb
-    assert "associated" not in spans("Eric Cantona is associated with the sport of association football.")
+    assert "connected" not in spans("Pascal Morand is connected to the sport of association football.")
     assert "scheduled" not in spans("The school play is scheduled for Saturday.")
     coming = spans("The plumber is now coming on Friday.")
     assert "Friday" in coming and "coming" not in coming, "a progressive's participle is a verb, not a thing"
@@ -407,15 +407,15 @@ def test_spans_keep_names_and_noun_phrases_whole():
 def test_names_with_particles_hyphens_and_possessive_abbreviations_stay_whole():
     def spans(text):
         return {s for s, _, _ in cmc.record_spans(text)}
-    richthofen = spans("Ferdinand von Richthofen holds citizenship of Germany.")
-    assert "Ferdinand von Richthofen" in richthofen and not {"Ferdinand von", "Ferdinand", "Richthofen"} & richthofen
-    assert "Daphne du Maurier" in spans("Rebecca was written by Daphne du Maurier.")
-    assert "Daphne" not in spans("Rebecca was written by Daphne du Maurier.")
-    assert "Edwin van der Sar" in spans("Edwin van der Sar plays for Ajax.")
+    trelleborn = spans("Ansgar von Trelleborn holds citizenship of Germany.")
+    assert "Ansgar von Trelleborn" in trelleborn and not {"Ansgar von", "Ansgar", "Trelleborn"} & trelleborn
+    assert "Odile du Marchand" in spans("Rebecca was written by Odile du Marchand.")
+    assert "Odile" not in spans("Rebecca was written by Odile du Marchand.")
+    assert "Wendel van der Bos" in spans("Wendel van der Bos plays for Ajax.")
     assert "Madrid" in spans("Ana met Luis in Madrid, del Bosque's hometown."), "a particle after punctuation joins no name"
-    assert "Moon Jae-in" in spans("Moon Jae-in leads the South Korea government."), "a hyphen's 'in' is no edge word"
-    apple = spans("Apple Inc.'s CEO is Tim Cook.")
-    assert "Tim Cook" in apple and not any("CEO" in s for s in apple), "a possessive after an abbreviation's period"
+    assert "Han Tae-in" in spans("Han Tae-in leads the Freedonia government."), "a hyphen's 'in' is no edge word"
+    zembla = spans("Zembla Inc.'s CEO is Ivo Brack.")
+    assert "Ivo Brack" in zembla and not any("CEO" in s for s in zembla), "a possessive after an abbreviation's period"
 
 
 def test_everyday_values_are_spans_and_sentence_words_are_not():
@@ -437,9 +437,9 @@ def test_everyday_values_are_spans_and_sentence_words_are_not():
 
 
 @pytest.mark.parametrize("text, subject, obj", [
-    ("Berlin is the capital city of Germany.", "Germany", "Berlin"),       # says what Berlin is to Germany
+    ("Fredville is the capital city of Freedonia.", "Freedonia", "Fredville"),       # says what Fredville is to Freedonia
     ("Italy is the country where pizza was created.", "pizza", "Italy"),
-    ("The capital of Germany is Berlin.", "Germany", "Berlin"),
+    ("The capital of Freedonia is Fredville.", "Freedonia", "Fredville"),
     ("Tom is a citizen of France.", "Tom", "France"),                       # an indefinite noun: Tom stays
     ("Wen took over as treasurer of the chess club.", "chess club", "Wen"),  # the role Wen holds for the club
     ("Bo works as a teacher of Latin.", "Bo", "Latin"),                     # an indefinite noun: what Bo is
@@ -479,10 +479,10 @@ def test_nouns_after_a_possessive_that_end_the_record_are_a_thing_not_a_kind():
 
 
 def test_a_plural_noun_or_a_particle_after_an_opening_name_is_no_verb():
-    assert "UEFA competitions" in {s for s, _, _ in cmc.record_spans(
-        "UEFA competitions is associated with the sport of association football.")}
-    assert "Greece national football team" in {s for s, _, _ in cmc.record_spans(
-        "Greece national football team is associated with the sport of association football.")}
+    assert "ZBL competitions" in {s for s, _, _ in cmc.record_spans(
+        "ZBL competitions is connected to the sport of association football.")}
+    assert "Freedonia national football team" in {s for s, _, _ in cmc.record_spans(
+        "Freedonia national football team is connected to the sport of association football.")}
 
 
 def test_a_subject_is_not_run_on_into_its_verb():
@@ -490,8 +490,8 @@ def test_a_subject_is_not_run_on_into_its_verb():
     assert "Ana" in spans and "Ana works" not in spans
     spans = {s for s, _, _ in cmc.record_spans("The dentist appointment moved to Monday.")}
     assert "The dentist appointment" in spans and not {"dentist appointment moved", "The dentist appointment moved"} & spans
-    assert "Tunisia national football team" in {s for s, _, _ in cmc.record_spans(
-        "Tunisia national football team is associated with the sport of basketball.")}
+    assert "Sylvania national football team" in {s for s, _, _ in cmc.record_spans(
+        "Sylvania national football team is connected to the sport of basketball.")}
     assert "Lena" in {s for s, _, _ in cmc.record_spans("My sister Lena lives in Graz.")}
     spans = {s for s, _, _ in cmc.record_spans("The allotment rent rose to 55 pounds a year.")}
     assert "The allotment rent" in spans and not [s for s in spans if "rent rose" in s]
@@ -506,7 +506,7 @@ def test_a_subject_is_not_run_on_into_its_verb():
     ("Rosa plays tennis on Saturdays.", "Rosa", "plays", "Saturdays"),
     ("Sam supports Arsenal.", "Sam", "supports", "Arsenal"),
     ("Zoe got a new phone number: 020 7946 0321.", "Zoe", "got", "020 7946 0321"),
-    ("Lucasfilm employs Dave Filoni.", "Lucasfilm", "employs", "Dave Filoni"),
+    ("Quillwork employs Bram Tolliver.", "Quillwork", "employs", "Bram Tolliver"),
 ])
 def test_the_verb_after_an_opening_name_starts_no_span_and_ends_none(text, name, verb, value):
     # "Rosa plays" was a subject: no span runs from the name into a word with a verb's inflection
@@ -621,7 +621,7 @@ def test_a_denied_or_hedged_fact_is_unresolved_not_stored_as_true(text, subject,
     ("The meeting is no longer in Room A; it is now in Room B.", "The meeting", "Room B"),
     ("Ana moved to Paris, not Rome.", "Ana", "Paris"),
     ("The author of Never Let Me Go is Kazuo Ishiguro.", "Never Let Me Go", "Kazuo Ishiguro"),
-    ("Quiet Hours was written in the language of no spoken words.", "Quiet Hours", "spoken words"),
+    ("Quiet Hours was sung in the language of no spoken words.", "Quiet Hours", "spoken words"),
 ])
 def test_a_denial_in_another_clause_or_a_title_leaves_the_fact(text, subject, obj):
     reply = json.dumps({"status": "facts", "triples": [{"subject": subject, "relation": "r", "object": obj}]})
@@ -640,9 +640,9 @@ def test_a_rule_does_not_read_a_denial_into_its_slot(db):
 
 
 def test_a_role_named_after_the_verb_between_the_names_is_the_second_names_fact():
-    reply = '{"status": "facts", "triples": [{"subject": "Ernst Heinkel", "relation": "director", "object": "ABC"}]}'
-    ex = cmc.validate_extraction(1, "Ernst Heinkel directs ABC.", reply)
-    assert (ex.triples[0].subject, ex.triples[0].object) == ("ABC", "Ernst Heinkel"), "ABC's director is Heinkel"
+    reply = '{"status": "facts", "triples": [{"subject": "Pell Ardwin", "relation": "director", "object": "ABC"}]}'
+    ex = cmc.validate_extraction(1, "Pell Ardwin directs ABC.", reply)
+    assert (ex.triples[0].subject, ex.triples[0].object) == ("ABC", "Pell Ardwin"), "ABC's director is Ardwin"
     reply = '{"status": "facts", "triples": [{"subject": "Priya", "relation": "manager", "object": "the shop"}]}'
     ex = cmc.validate_extraction(2, "Priya now manages the shop.", reply)
     assert (ex.triples[0].subject, ex.triples[0].object) == ("the shop", "Priya")
@@ -681,7 +681,7 @@ def test_a_later_name_s_past_verb_and_a_verb_s_particle_are_no_things():
     spans = [s for s, _, _ in cmc.record_spans("Pedro stepped down and Lucia became club treasurer.")]
     assert "club treasurer" in spans and "Lucia" in spans
     assert not {"down", "became", "became club treasurer", "Lucia became"} & set(spans)
-    assert "away" not in [s for s, _, _ in cmc.record_spans("Frank Zappa passed away in Los Angeles.")]
+    assert "away" not in [s for s, _, _ in cmc.record_spans("Lorne Pask passed away in Fredville.")]
     # a particle that is no verb's is still offered ("The meeting is off.")
     assert "off" in [s for s, _, _ in cmc.record_spans("The meeting is off.")]
 
@@ -689,16 +689,16 @@ def test_a_later_name_s_past_verb_and_a_verb_s_particle_are_no_things():
 def test_an_initialism_that_spells_a_function_word_is_a_name():
     printer = [s for s, _, _ in cmc.record_spans("IT reset the printer password to 9902.")]
     assert "the printer password" in printer and not [s for s in printer if "reset" in s]
-    assert "US Open" in [s for s, _, _ in cmc.record_spans("US Open is associated with the sport of tennis.")]
+    assert "US Open" in [s for s, _, _ in cmc.record_spans("US Open is connected to the sport of tennis.")]
 
 
 def test_a_capitalised_modal_in_a_statement_is_a_name():
     spans = lambda t: [s for s, _, _ in cmc.record_spans(t)]  # noqa: E731
     assert "May" in spans("The car's MOT is due in May.")
-    assert "Theresa May" in spans("Theresa May worked in the city of London.")
-    assert "Will Smith" in spans("Will Smith is married to Jada Pinkett Smith.")
+    assert "Ottilie May" in spans("Ottilie May worked in the town of Fredville.")
+    assert "Will Tanner" in spans("Will Tanner is married to Rosa Lind Tanner.")
     assert "Aunt May's" in spans("Sunday lunch is at Aunt May's instead.")
-    assert "Love Will Keep Us Together" in spans("Love Will Keep Us Together was written in the language of English.")
+    assert "Hope Will Carry Us Home" in spans("Hope Will Carry Us Home was recorded in the language of English.")
     assert "may" not in spans("Tom said the shop may close in June.")  # in lowercase the verb
     assert not cmc._token_shape(["Will", "you", "come?"])[0][0] == "Will"  # a question: the verb
 
@@ -782,7 +782,7 @@ def test_a_request_is_never_read_as_facts():
     for text in ("Please remember to bring the quarterly report.", "Remember to water the plants.",
                  "Don't forget the dentist on Friday."):
         assert status(text) != "facts", text
-    assert status("Please Please Me was performed by The Beatles.") == "facts"  # a title
+    assert status("Please Please Stay was performed by The Larks.") == "facts"  # a title
 
 
 class FirstOptionModel(DoubtfulModel):
@@ -796,8 +796,8 @@ def test_an_amount_is_a_value_never_the_thing_described():
     ex = cmc.validate_extraction(1, "I pay 900 pounds rent.", facts_reply(("900", "pay", "rent")))
     assert (ex.triples[0].subject, ex.triples[0].object) == ("rent", "900")
     # a number a function word follows is a name ("1984"), and so stays where the record says it
-    ex = cmc.validate_extraction(2, "1984 was written by George Orwell.", facts_reply(("1984", "author", "George Orwell")))
-    assert (ex.triples[0].subject, ex.triples[0].object) == ("1984", "George Orwell")
+    ex = cmc.validate_extraction(2, "1984 was written by Edmund Thale.", facts_reply(("1984", "author", "Edmund Thale")))
+    assert (ex.triples[0].subject, ex.triples[0].object) == ("1984", "Edmund Thale")
     assert cmc._counted("The fee is £40 now.", "40") and cmc._counted("It costs $40.", "$40")
 
 

@@ -41,11 +41,11 @@ def test_rebuild_equals_incremental(db):
 
 def test_same_subject_same_wording_updates_whatever_the_relation_name(db):
     from conftest import FakeModel
-    cmc.add_records(db, [("Nobuhiro Watsuki is famous for Rurouni Kenshin.", "t"),
-                         ("Nobuhiro Watsuki is famous for The Fairly OddParents.", "t")])
-    cmc.extract_pending(db, FakeModel([facts_reply(("Nobuhiro Watsuki", "famous", "Rurouni Kenshin")),
-                                       facts_reply(("Nobuhiro Watsuki", "creator", "The Fairly OddParents"))]))
-    assert current(db) == {("nobuhiro watsuki", "famous"): ("fairly oddparents", 2)}
+    cmc.add_records(db, [("Kenji Morisato is famous for Tanuki Road.", "t"),
+                         ("Kenji Morisato is famous for The Plucky OddBalls.", "t")])
+    cmc.extract_pending(db, FakeModel([facts_reply(("Kenji Morisato", "famous", "Tanuki Road")),
+                                       facts_reply(("Kenji Morisato", "creator", "The Plucky OddBalls"))]))
+    assert current(db) == {("kenji morisato", "famous"): ("plucky oddballs", 2)}
 
 
 def _model_put(db, text, triple):
@@ -89,10 +89,10 @@ def test_a_subject_joining_names_the_memory_knows_is_a_fact_of_each(db):
     assert current(db)[("priya", "flatmate")] == ("sam", 10) and ("joel", "flatmate") not in current(db)
     assert db.execute("SELECT count(*) FROM assertions WHERE serial = 10").fetchone()[0] == 1
     # a name the memory does not know makes the whole one name; so does a known whole
-    _model_put(db, "The capital of Ireland is Dublin.", ("Ireland", "capital", "Dublin"))
-    _model_put(db, "The capital of the United Kingdom of Great Britain and Ireland is London.",
-               ("United Kingdom of Great Britain and Ireland", "capital", "London"))
-    assert current(db)[("ireland", "capital")] == ("dublin", 11)
+    _model_put(db, "The capital of Sylvania is Fredville.", ("Sylvania", "capital", "Fredville"))
+    _model_put(db, "The capital of the United Provinces of Freedonia and Sylvania is Marxton.",
+               ("United Provinces of Freedonia and Sylvania", "capital", "Marxton"))
+    assert current(db)[("sylvania", "capital")] == ("fredville", 11)
     _model_put(db, "Mo and Li opened a bakery.", ("Mo and Li", "opened", "a bakery"))
     _model_put(db, "Mo and Li sold the bakery.", ("Mo and Li", "opened", "nothing"))
     assert current(db)[("mo and li", "opened")] == ("nothing", 14) and ("mo", "opened") not in current(db)
