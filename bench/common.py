@@ -1,8 +1,8 @@
 """Shared pieces of the benchmark harnesses: ingest a history once, build each evidence view,
 call the reader once per question and view, score, aggregate, write the JSON.
 
-Views (every one rendered under cmc's 60,000-character rule, newest contiguous suffix kept):
-  cmc                 cmc's own read: anchor -> traverse the current graph -> render.
+Views (every one rendered under cmc's read budget, newest contiguous suffix kept):
+  cmc                 cmc's own read (cmc.recall): the graph read and the window read merged.
   prior-read-refresh  paper Appendix G: every (subject, relation) key gets a constructed prior
                       value (its most recent earlier assertion with a different object, else the
                       current one); traverse that prior graph from the same anchors, then replace
@@ -17,10 +17,8 @@ Views (every one rendered under cmc's 60,000-character rule, newest contiguous s
   raw-history         every record.
 Every parsed view (all but raw-history) also renders the unresolved records, as cmc does.
 
-The reader is cmc.answer for every view: the same prompt, one call. It is given the view's
-parsed edges (depths by breadth-first search from the question's anchors within the view's
-edges), so every parsed view gets the same candidate ranking cmc gets; raw-history has no
-parsed edges and is answered in free text, as cmc answers a history fallback.
+The reader is cmc.answer for every view: the same prompt, one call, free text grounded in the
+view's evidence (cmc.READ_BUDGET characters, the newest records kept on overflow).
 """
 
 import itertools

@@ -3,7 +3,6 @@ and the Python API (issue 6)."""
 import json
 import os
 import stat
-import sqlite3
 
 import pytest
 from conftest import FakeModel, facts_reply, meeting_history, put

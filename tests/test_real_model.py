@@ -97,3 +97,17 @@ def test_a_later_process_loads_the_prompts_first_batch_from_disk_with_the_same_l
     kept.write_bytes(b"not a llama.cpp state file")
     broken = cmc.LlamaModel(model.path)
     assert numpy.array_equal(broken._feed(tokens), restored) and broken.evaluated == len(tokens)
+
+
+def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_before(model, tmp_path, monkeypatch):
+    import numpy
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))  # no first batch from disk either
+    prompts = [cmc.extraction_prompt([text], []) for text in
+               ("Odile keeps her kayak at the north jetty.", "Odile moved her kayak to the south jetty.")]
+    used = cmc.LlamaModel(model.path)
+    used.complete(prompts[0], max_tokens=24)  # shares the instructions, and its reply is in the cache
+    tokens = used._tokens(prompts[1], "")
+    after = used._feed(tokens).copy()
+    assert used.evaluated < 2 * len(tokens), "the shared whole batches are reused"
+    alone = cmc.LlamaModel(model.path)
+    assert numpy.array_equal(after, alone._feed(tokens)), "to the bit what the prompt alone gives"
