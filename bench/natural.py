@@ -1,14 +1,22 @@
-"""Natural-dev: short personal-memory scenarios written the way agents store memories, read end to end.
+"""Scenario sets: short personal-memory histories (natural-dev, bench/data/*.json), read end to end.
 
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json --one-by-one --predictions bench/out/natural.jsonl
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json --cli --one-by-one --only gym_switch
+    python bench/natural.py bench/data/everyday.json --json bench/results/everyday.json --doc docs/results.md
+    python bench/natural.py bench/data/everyday.json --one-by-one --json bench/results/everyday_one_by_one.json --doc docs/results.md
+    python bench/natural.py bench/data/everyday.json --model qwen --json bench/results/everyday_qwen.json --doc docs/results.md
 
 FILE is a JSON list of scenarios {"name", "records": [...], "questions": [{"q", "answers", "kind"}]}
-(the README beside natural-dev.json). Each scenario gets a fresh database in a temporary directory;
+(the README beside natural-dev.json), or a set file of bench/data/ (bench/data/README.md): {"name",
+"description", "blocks", "scenarios": [the same scenarios, "name" optional, "block"]}, whose results
+also hold everyday.py's fields: "set", "answer_model", "one_by_one", "summary" (right answers by
+kind) and "questions" (every question's row); --doc PAGE then replaces the set's section of PAGE
+(bench:<set>-<model>-<reader>[-one-by-one] markers), --block LABEL,... keeps those blocks' scenarios.
+Each scenario gets a fresh database in a temporary directory;
 its records are added with cmc.Memory.add, all in one call (one extraction batch) or with
 --one-by-one one call per record (an agent storing what the user says as it is said); then every
-question is asked with cmc.Memory.ask. The model is loaded once and shared by every scenario, so
+question is asked with cmc.Memory.ask (or with --answer-model, cmc.ask with that reader). The model is loaded once and shared by every scenario, so
 every add but the run's first is warm. --cli drives `python cmc.py add/ask --db X --json` as
 subprocesses instead: every call loads the model, which is the cold time a user of the CLI sees.
 
@@ -24,7 +32,7 @@ and the wall seconds of each add (the run's first add, cold, and the median of t
 each ask (median), the extraction status of every record, the model, the cmc commit.
 
 --json (default bench/results/natural-<FILE stem>-<mode>[-<model>].json, mode batch / one-by-one,
-cli- in front with --cli) holds all of it; --predictions writes one JSON line per question.
+cli- in front with --cli; <set>-<mode>[-<model>].json for a set file) holds all of it; --predictions writes one JSON line per question.
 --only NAME,... keeps those scenarios; --limit N keeps the first N scenarios (after --only).
 """
 
@@ -41,6 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+import results  # noqa: E402
 from common import cmc  # noqa: E402
 
 CMC = common.REPO / "cmc.py"
@@ -49,16 +58,35 @@ STALE_KIND, PAST_KIND = "update", "past_value"
 
 # ── scenarios ──
 
-def load(path: Path, only: str | None, limit: int | None) -> list[dict]:
-    """The scenarios of FILE, those named by --only (in file order), the first --limit of them."""
-    scenarios = json.loads(path.read_text())
+def read(path: Path) -> tuple[dict | None, list[dict]]:
+    """(None, the scenarios) of a bare list (natural-dev), or (its head, its scenarios) of a set file
+    of bench/data/; a set's scenario without a name is named by its 0-based position."""
+    doc = json.loads(path.read_text())
+    if isinstance(doc, list):
+        return None, doc
+    if not isinstance(doc, dict) or "name" not in doc or "scenarios" not in doc:
+        raise SystemExit(f"{path} is neither a list of scenarios nor a set with a name and scenarios.")
+    return ({k: v for k, v in doc.items() if k != "scenarios"},
+            [{"name": str(i), **s} for i, s in enumerate(doc["scenarios"])])
+
+
+def load(path: Path, only: str | None, limit: int | None, blocks: str | None = None) -> tuple[dict | None, list[dict]]:
+    """FILE's head (None for a bare list) and its scenarios: those of the --block labels, those
+    named by --only (in file order), the first --limit of them."""
+    head, scenarios = read(path)
+    if blocks:
+        labels = [b.strip() for b in blocks.split(",") if b.strip()]
+        unknown = sorted(set(labels) - set((head or {}).get("blocks", {})))
+        if unknown:
+            raise SystemExit(f"No block {', '.join(unknown)} in {path}.")
+        scenarios = [s for s in scenarios if s.get("block") in labels]
     if only:
         names = [n.strip() for n in only.split(",") if n.strip()]
         unknown = sorted(set(names) - {s["name"] for s in scenarios})
         if unknown:
             raise SystemExit(f"No scenario {', '.join(unknown)} in {path}.")
         scenarios = [s for s in scenarios if s["name"] in names]
-    return scenarios[:limit] if limit is not None else scenarios
+    return head, scenarios[:limit] if limit is not None else scenarios
 
 
 def past_values(scenario: dict) -> list[str]:
@@ -71,11 +99,16 @@ def past_values(scenario: dict) -> list[str]:
 class InProcess:
     """cmc.Memory in this process, over one model loaded once for the whole run."""
 
-    def __init__(self, model_arg: str | None, model=None, judge_arg: str | None = None):
+    def __init__(self, model_arg: str | None, model=None, judge_arg: str | None = None,
+                 answer_arg: str | None = None):
         self.model = model if model is not None else cmc.load_model(model_arg)
         self.name = self.model.name
         same = judge_arg in (None, "none") or judge_arg == model_arg
         self.judge = judge_arg if judge_arg in (None, "none") else self.model if same else cmc.load_model(judge_arg)
+        # the reader, when not the extractor (a test's fake is both)
+        own = model is None and answer_arg not in (None, model_arg)
+        self.reader = cmc.load_model(answer_arg) if own else None
+        self.reader_name = self.reader.name if own else self.name
         self.memory = None
 
     def open(self, path: Path) -> None:
@@ -85,7 +118,7 @@ class InProcess:
         return [ex.status for ex in self.memory.add(*texts)]
 
     def ask(self, question: str) -> tuple[str, list[dict]]:
-        got = self.memory.ask(question)
+        got = self.memory.ask(question) if self.reader is None else cmc.ask(self.memory.db, self.reader, question)
         return got.answer, got.evidence
 
     def close(self) -> None:
@@ -95,9 +128,10 @@ class InProcess:
 class Cli:
     """`python cmc.py add / ask --db X --json` as subprocesses: each call starts cold."""
 
-    def __init__(self, model_arg: str | None):
-        self.model_arg = model_arg
+    def __init__(self, model_arg: str | None, answer_arg: str | None = None):
+        self.model_arg, self.answer_arg = model_arg, answer_arg
         self.name = cmc.load_model(model_arg).name  # LlamaModel loads its weights on first use only
+        self.reader_name = cmc.load_model(answer_arg).name if answer_arg else self.name
         self.path = None
 
     def open(self, path: Path) -> None:
@@ -105,6 +139,8 @@ class Cli:
 
     def _run(self, command: str, words: list[str]):
         model = ["--model", self.model_arg] if self.model_arg else []
+        if command == "ask" and self.answer_arg:
+            model += ["--answer-model", self.answer_arg]
         # '--' ends the options, so a record that starts with '-' stays a record
         argv = [sys.executable, str(CMC), command, "--db", str(self.path), "--json", *model, "--", *words]
         done = subprocess.run(argv, capture_output=True, text=True)
@@ -197,6 +233,39 @@ def summarise(predictions: list[dict], adds: list[dict]) -> dict:
             "extraction": dict(Counter(s for a in adds for s in a["statuses"]).most_common())}
 
 
+def set_fields(predictions: list[dict]) -> dict:
+    """A set's everyday.py fields: right answers by kind ("all" last) and every question's row."""
+    by_kind = defaultdict(list)
+    for p in predictions:
+        by_kind[p["kind"]].append(p["correct"])
+    summary = {k: {"n": len(v), "right": sum(v)} for k, v in sorted(by_kind.items())}
+    summary["all"] = {"n": len(predictions), "right": sum(p["correct"] for p in predictions)}
+    return {"summary": summary,
+            "questions": [{"scenario": p["scenario"], "kind": p["kind"], "question": p["q"], "gold": p["golds"],
+                           "answer": p["answer"], "correct": p["correct"], "seconds": p["seconds"]}
+                          for p in predictions]}
+
+
+def section_name(head: dict, args) -> str:
+    """The markers of a set's section on the results page: <set>-<model>-<reader>[-one-by-one]."""
+    model, reader = args.model or "gemma", args.answer_model or args.model or "gemma"
+    return f"{head['name']}-{model}-{reader}" + ("-one-by-one" if args.one_by_one else "") + ("-cli" if args.cli else "")
+
+
+def section(doc: dict, head: dict, args, source: Path) -> str:
+    """The results-page section of a set's run: right answers by kind, then every wrong one."""
+    rows = [[k, str(v["n"]), f"{v['right']} ({v['right'] / v['n']:.0%})"] for k, v in doc["summary"].items()]
+    wrong = [f"- {q['question']} → {q['answer']!r} (gold {q['gold'][0]!r})" for q in doc["questions"] if not q["correct"]]
+    model, reader = args.model or "gemma", args.answer_model or args.model or "gemma"
+    return "\n".join([
+        f"### {head.get('title', head['name'])}, extraction `{model}`, reader `{reader}`"
+        + (", one record per add" if args.one_by_one else "") + (", through the CLI" if args.cli else ""), "",
+        f"Generated by `bench/natural.py` from `{common.shown(source)}`; do not edit by hand. "
+        f"cmc commit `{doc['commit'][:12]}`.", "",
+        results.table(["kind", "questions", "right"], rows), "", "Wrong answers:", "", *wrong, "",
+        "```sh", doc["command"], "```"])
+
+
 def print_table(doc: dict) -> None:
     print(f"{'kind':16} {'n':>4} {'acc':>7} {'in-ev':>7}")
     for r in doc["results"]:
@@ -209,23 +278,26 @@ def print_table(doc: dict) -> None:
     print(f"extraction: {doc['extraction']}; model {doc['model']}; commit {doc['commit']}")
 
 
-def default_json(data: Path, args) -> Path:
+def default_json(data: Path, args, head: dict | None = None) -> Path:
     mode = ("cli-" if args.cli else "") + ("one-by-one" if args.one_by_one else "batch")
     model = f"-{Path(args.model).stem}" if args.model else ""
-    return common.RESULTS / f"natural-{data.stem}-{mode}{model}.json"
+    return common.RESULTS / (f"{head['name']}-{mode}{model}.json" if head else f"natural-{data.stem}-{mode}{model}.json")
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="scenario JSON, e.g. ../shared/data/natural-dev/natural-dev.json")
+    p.add_argument("file", help="scenario JSON, e.g. ../shared/data/natural-dev/natural-dev.json or bench/data/everyday.json")
     p.add_argument("--one-by-one", action="store_true", help="one add per record (default: one add per scenario)")
     p.add_argument("--model", help="GGUF path or 'gemma' / 'qwen', given to cmc.Memory (default: embedded gemma)")
+    p.add_argument("--answer-model", help="the reader, if not --model (GGUF path or 'gemma' / 'qwen')")
     p.add_argument("--cli", action="store_true", help="run `python cmc.py add/ask` subprocesses (cold every call)")
     p.add_argument("--only", help="comma-separated scenario names")
+    p.add_argument("--block", help="comma-separated block labels of a set file: only their scenarios")
     p.add_argument("--limit", type=int, help="only the first N scenarios")
     p.add_argument("--json", help="results JSON (default: bench/results/natural-<stem>-<mode>.json)")
     p.add_argument("--predictions", help="one JSON line per question")
+    p.add_argument("--doc", help="a set file's run: replace its section of this page (e.g. docs/results.md)")
     p.add_argument("--judge-model", help="model that judges replacements ('none', 'gemma', 'qwen', a GGUF; "
                    "default: cmc's)")
     p.add_argument("--keep", help="keep each scenario's database in this folder; a database already "
@@ -238,9 +310,12 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     data = Path(args.file)
-    scenarios = load(data, args.only, args.limit)
+    head, scenarios = load(data, args.only, args.limit, args.block)
+    if args.doc and head is None:
+        raise SystemExit("--doc needs a set file (bench/data/README.md), not a bare list of scenarios.")
     try:
-        driver = Cli(args.model) if args.cli else InProcess(args.model, model, args.judge_model)
+        driver = (Cli(args.model, args.answer_model) if args.cli
+                  else InProcess(args.model, model, args.judge_model, args.answer_model))
         adds, predictions = [], []
         with tempfile.TemporaryDirectory(prefix="cmc-natural-") as tmp:
             folder = Path(args.keep) if args.keep else Path(tmp)
@@ -256,8 +331,16 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 "judge": args.judge_model or cmc.DEFAULT_JUDGE,
                 **summarise(predictions, adds), "model": driver.name, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/natural.py", *argv]), "date": time.strftime("%Y-%m-%d")}
-    out = Path(args.json) if args.json else default_json(data, args)
+    if head is not None or args.answer_model:
+        document["answer_model"] = driver.reader_name
+    if head is not None:
+        document.update({"set": head["name"], "one_by_one": args.one_by_one, **set_fields(predictions)})
+    out = Path(args.json) if args.json else default_json(data, args, head)
     common.write_outputs(out, Path(args.predictions) if args.predictions else None, document, predictions)
+    if args.doc:
+        page = Path(args.doc)
+        page.write_text(results.replace_section(page.read_text(), section_name(head, args), section(document, head, args, out)))
+        common.log(f"wrote {page}")
     print_table(document)
     return document
 

@@ -13,7 +13,6 @@ import cmc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import common  # noqa: E402
-import everyday  # noqa: E402
 import extraction  # noqa: E402
 import factconsolidation  # noqa: E402
 import locomo  # noqa: E402
@@ -297,40 +296,68 @@ def test_reworded_refuses_a_template_without_rewording(reworded_run, monkeypatch
         reworded.build(tmp_path / "fc.json", tmp_path / "again.json")
 
 
-def test_everyday_harness_scores_a_scripted_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(everyday, "SCENARIOS", [
-        (["Mara lives in Leeds.", "Mara lives in York."], [("same", "Where does Mara live?", ["York"])]),
-        (["Ola lives in Rome."], [("same", "Where does Ola live?", ["Paris"])])])
+def lives_in(prompt):  # reads the record the prompt ends with, "<Name> lives in <Place>."
+    record = re.findall(r"Record: (\w+) lives in (\w+)\.\nJSON:$", prompt)
+    if record:
+        return json.dumps({"status": "facts", "triples": [
+            {"subject": record[0][0], "relation": "lives_in", "object": record[0][1]}]})
+    return "York"
 
-    def reply(prompt):  # reads the record the prompt ends with, "<Name> lives in <Place>."
-        record = re.findall(r"Record: (\w+) lives in (\w+)\.\nJSON:$", prompt)
-        if record:
-            return json.dumps({"status": "facts", "triples": [
-                {"subject": record[0][0], "relation": "lives_in", "object": record[0][1]}]})
-        return "York"
-    model = FakeModel(default=reply)
-    doc = everyday.run(model, model)
+
+def scenario_set(tmp_path, scenarios) -> Path:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"name": "tiny", "title": "Tiny set", "blocks": {"a": "first", "b": "then"},
+                                "scenarios": scenarios}))
+    return path
+
+
+def test_a_set_file_is_scored_with_everydays_fields_and_its_page_section(tmp_path):
+    data = scenario_set(tmp_path, [
+        {"block": "a", "records": ["Mara lives in Leeds.", "Mara lives in York."],
+         "questions": [{"kind": "same", "q": "Where does Mara live?", "answers": ["York"]}]},
+        {"block": "b", "name": "ola", "records": ["Ola lives in Rome."],
+         "questions": [{"kind": "same", "q": "Where does Ola live?", "answers": ["Paris"]}]}])
+    page = tmp_path / "results.md"
+    page.write_text("# Results\n\n<!-- bench:tiny-gemma-gemma:start -->\nSTALE SECTION\n<!-- bench:tiny-gemma-gemma:end -->\n")
+    out = tmp_path / "tiny-results.json"
+    doc = natural.main([str(data), "--json", str(out), "--doc", str(page)], model=FakeModel(default=lives_in))
+    assert json.loads(out.read_text()) == doc
     assert [q["correct"] for q in doc["questions"]] == [True, False]
-    assert doc["summary"]["all"] == {"n": 2, "right": 1} and doc["summary"]["same"] == {"n": 2, "right": 1}
+    assert [q["scenario"] for q in doc["questions"]] == ["0", "ola"]  # unnamed: its position in the file
+    assert doc["summary"] == {"same": {"n": 2, "right": 1}, "all": {"n": 2, "right": 1}}
+    assert (doc["set"], doc["one_by_one"], doc["answer_model"], doc["scenarios"]) == ("tiny", False, "fake", 2)
+    text = page.read_text()
+    assert "STALE SECTION" not in text and "### Tiny set, extraction `gemma`, reader `gemma`" in text
+    wrong = doc["questions"][1]["answer"]
+    assert f"- Where does Ola live? → {wrong!r} (gold 'Paris')" in text and "Where does Mara live?" not in text
+    assert natural.main([str(data), "--block", "b", "--json", str(out)], model=FakeModel(default=lives_in))["scenarios"] == 1
+    with pytest.raises(SystemExit, match="No block c"):
+        natural.main([str(data), "--block", "c"], model=FakeModel(default=lives_in))
+    args = natural.parser().parse_args([str(data), "--one-by-one"])
+    assert natural.default_json(data, args, {"name": "tiny"}).name == "tiny-one-by-one.json"
 
 
-def test_everyday_one_by_one_extracts_each_record_on_its_own(monkeypatch):
-    monkeypatch.setattr(everyday, "SCENARIOS", [
-        (["Mara lives in Leeds.", "Mara lives in York."], [("same", "Where does Mara live?", ["York"])])])
-
-    def reply(prompt):
-        record = re.findall(r"Record: (\w+) lives in (\w+)\.\nJSON:$", prompt)
-        if record:
-            return json.dumps({"status": "facts", "triples": [
-                {"subject": record[0][0], "relation": "lives_in", "object": record[0][1]}]})
-        return "York"
+def test_a_set_file_one_by_one_extracts_each_record_on_its_own(tmp_path):
+    data = scenario_set(tmp_path, [{"records": ["Mara lives in Leeds.", "Mara lives in York."],
+                                    "questions": [{"kind": "same", "q": "Where does Mara live?", "answers": ["York"]}]}])
     records_per_prompt = {}
     for one_by_one in (False, True):
-        model = FakeModel(default=reply)
-        doc = everyday.run(model, model, one_by_one=one_by_one)
-        assert doc["summary"]["all"] == {"n": 1, "right": 1}
+        model = FakeModel(default=lives_in)
+        doc = natural.main([str(data), "--json", str(tmp_path / "r.json")] + ["--one-by-one"] * one_by_one, model=model)
+        assert doc["summary"]["all"] == {"n": 1, "right": 1} and doc["seconds"]["adds"] == 1 + one_by_one
         records_per_prompt[one_by_one] = max(p.count("\nRecord: Mara") for p in model.prompts)
     assert records_per_prompt == {False: 2, True: 1}  # one batch of both records, or one add each
+
+
+def test_the_everyday_set_is_well_formed():
+    head, scenarios = natural.read(common.REPO / "bench" / "data" / "everyday.json")
+    assert head["name"] == "everyday" and len(scenarios) == 797
+    questions = [q for s in scenarios for q in s["questions"]]
+    assert len(questions) == 851 and {q["kind"] for q in questions} == set(head["kinds"])
+    assert all(s["block"] in head["blocks"] and s["records"] and s["questions"] for s in scenarios)
+    assert all(isinstance(r, str) and r.strip() for s in scenarios for r in s["records"])
+    assert all(q["q"].strip() and q["answers"] and all(a.strip() for a in q["answers"]) for q in questions)
+    assert len({s["name"] for s in scenarios}) == len(scenarios)
 
 
 # ── natural and locomo ──
