@@ -10,14 +10,14 @@
 FILE is a JSON list of scenarios {"name", "records": [...], "questions": [{"q", "answers", "kind"}]}
 (the README beside natural-dev.json), or a set file of bench/data/ (bench/data/README.md): {"name",
 "description", "blocks", "scenarios": [the same scenarios, "name" optional, "block"]}, whose results
-also hold everyday.py's fields: "set", "answer_model", "one_by_one", "summary" (right answers by
-kind) and "questions" (every question's row); --doc PAGE then replaces the set's section of PAGE
-(bench:<set>-<model>-<reader>[-one-by-one] markers), --block LABEL,... keeps those blocks' scenarios.
-Each scenario gets a fresh database in a temporary directory;
-its records are added with cmc.Memory.add, all in one call (one extraction batch) or with
+also hold the fields the removed bench/everyday.py wrote: "set", "answer_model", "one_by_one",
+"summary" (right answers by kind) and "questions" (every question's row); --doc PAGE then replaces
+the set's section of PAGE (bench:<set>-<model>-<reader>[-one-by-one] markers), --block LABEL,...
+keeps those blocks' scenarios. Each scenario gets a fresh database in a temporary directory; its
+records are added with cmc.Memory.add, all in one call (one extraction batch) or with
 --one-by-one one call per record (an agent storing what the user says as it is said); then every
-question is asked with cmc.Memory.ask (or with --answer-model, cmc.ask with that reader). The model is loaded once and shared by every scenario, so
-every add but the run's first is warm. --cli drives `python cmc.py add/ask --db X --json` as
+question is asked with cmc.Memory.ask (with --answer-model, cmc.ask with that reader). The model is
+loaded once and shared by every scenario, so every add but the run's first is warm. --cli drives `python cmc.py add/ask --db X --json` as
 subprocesses instead: every call loads the model, which is the cold time a user of the CLI sees.
 
 Measured, overall and per kind:
@@ -234,7 +234,8 @@ def summarise(predictions: list[dict], adds: list[dict]) -> dict:
 
 
 def set_fields(predictions: list[dict]) -> dict:
-    """A set's everyday.py fields: right answers by kind ("all" last) and every question's row."""
+    """The fields the removed bench/everyday.py wrote for a set: right answers by kind ("all"
+    last) and every question's row."""
     by_kind = defaultdict(list)
     for p in predictions:
         by_kind[p["kind"]].append(p["correct"])
