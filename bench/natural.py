@@ -296,7 +296,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", help="comma-separated scenario names")
     p.add_argument("--block", help="comma-separated block labels of a set file: only their scenarios")
     p.add_argument("--limit", type=int, help="only the first N scenarios")
-    p.add_argument("--json", help="results JSON (default: bench/results/natural-<stem>-<mode>.json)")
+    p.add_argument("--json", help="results JSON (default: bench/results/natural-<stem>-<mode>.json, "
+                   "<set>-<mode>.json for a set file)")
     p.add_argument("--predictions", help="one JSON line per question")
     p.add_argument("--doc", help="a set file's run: replace its section of this page (e.g. docs/results.md)")
     p.add_argument("--judge-model", help="model that judges replacements ('none', 'gemma', 'qwen', a GGUF; "
