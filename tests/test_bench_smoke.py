@@ -206,27 +206,52 @@ def test_memstream_eval_reads_each_view(ms_run):
     assert rows[("raw-history", "all")]["truncated"] == 0 and rows[("cmc", "all")]["n"] == 2
 
 
-def test_results_page_replaces_only_its_sections(fc_run, ms_run, tmp_path):
-    page = tmp_path / "results.md"
-    page.write_text("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
-    args = ["--fc", str(fc_run[1]), "--memstream", str(ms_run[2]), "--out", str(page), "--no-chart"]
+def results_folder(tmp_path, fc_run=None, ms_run=None, **extra):
+    """A bench/results-like folder holding the runs' JSONs under the names the page reads."""
+    folder = tmp_path / "results"
+    folder.mkdir(exist_ok=True)
+    if fc_run:
+        (folder / "factconsolidation.json").write_text(fc_run[1].read_text())
+    if ms_run:
+        (folder / "memstream.json").write_text(ms_run[2].read_text())
+    for name, doc in extra.items():
+        (folder / f"{name}.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_results_page_is_generated_from_the_jsons_alone(fc_run, ms_run, tmp_path):
+    startup = {"command": "python bench/mcp_startup.py", "commit": "0" * 40, "cpus": 2, "python": "3.11.7",
+               "load_average_1_5_15_min": [0.5, 0.4, 0.3], "initialize_ms_median": 812.5,
+               "initialize_ms_runs": [812.5, 799.0, 830.1], "target_ms": 1000}
+    folder = results_folder(tmp_path, fc_run, ms_run, mcp_startup=startup, unknown={"x": 1})
+    page = tmp_path / "docs" / "results.md"
+    page.parent.mkdir()
+    page.write_text("# Results\n\n## 2026-01-01: an old note\n\np50 13 ms\n")
+    args = ["--results", str(folder), "--out", str(page), "--no-chart"]
     first = results.main(args)
-    assert first.startswith("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
-    for name in ("factconsolidation", "memstream"):
-        assert first.count(f"<!-- bench:{name}:start -->") == 1 and first.count(f"<!-- bench:{name}:end -->") == 1
+    assert page.read_text() == first and first.startswith("# Results\n")
+    assert "an old note" not in first and "p50 13 ms" not in first  # nothing hand-written is kept
+    for heading in ("## Summary", "## FactConsolidation", "## MQuAKE-MemStream", "## MCP server start-up", "## All runs"):
+        assert first.count(f"\n{heading}\n") == 1
+    assert "## natural-dev" not in first and "## LoCoMo" not in first  # no JSON, no section
     assert "**Partial run**" in first and "| `cmc` | 100.0% | 0.0% | 50.0% | 100.0% | 100.0% |" in first
-    assert fc_run[0]["commit"][:12] in first
-    assert results.main(args) == first  # idempotent
-    page.write_text(first.replace("p50 13 ms", "p50 12 ms") + "\n## Later section\n")
-    assert "p50 12 ms" in results.main(args) and page.read_text().endswith("## Later section\n")
+    assert fc_run[0]["commit"][:12] in first and fc_run[0]["command"] in first
+    assert "**812.5 ms**" in first and "2 cores, Python 3.11.7" in first
+    assert "date not recorded" in first  # the start-up JSON records no date, and git does not know the file
+    assert "machine not recorded" in first  # the FactConsolidation JSON records no machine
+    assert "no section reads: `unknown.json`" in first
+    assert results.main(args) == first  # the same JSONs give the same page
 
 
 def test_results_chart(fc_run, tmp_path):
     pytest.importorskip("matplotlib")
     page = tmp_path / "docs" / "results.md"
-    results.main(["--fc", str(fc_run[1]), "--memstream", str(tmp_path / "none.json"), "--out", str(page)])
-    assert (tmp_path / "docs" / results.CHART).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    results.main(["--results", str(results_folder(tmp_path, fc_run)), "--out", str(page)])
+    chart = (tmp_path / "docs" / results.CHART).read_bytes()
+    assert chart[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"]({results.CHART})" in page.read_text()
+    results.main(["--results", str(tmp_path / "results"), "--out", str(page)])
+    assert (tmp_path / "docs" / results.CHART).read_bytes() == chart  # drawn the same again
 
 
 @pytest.fixture
