@@ -3,6 +3,7 @@
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json --one-by-one --predictions bench/out/natural.jsonl
     python bench/natural.py ../shared/data/natural-dev/natural-dev.json --cli --one-by-one --only gym_switch
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 FILE is a JSON list of scenarios {"name", "records": [...], "questions": [{"q", "answers", "kind"}]}
 (the README beside natural-dev.json). Each scenario gets a fresh database in a temporary directory;
