@@ -221,10 +221,7 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
            "shaped the code** (the windows read whole beside the graph read, the deletion of the write-side "
            "repair rules, the judge left off). *Answered*: the benchmark's normalised substring match; *answer in "
            "evidence*: a gold answer, as whole words, in the records the reader was shown; *stale shown*: update "
-           "questions whose evidence also shows one of the scenario's past values.", ""]
-    for n in names:
-        out.append(f"- **{label[n][0]}** (`{n}`; reader and extractor `{docs[n]['model']}`; {label[n][1]}): "
-                   + runs.line(n, docs[n], "natural-dev"))
+           "questions whose evidence also shows one of the scenario's past values."]
     body = []
     for n in names:
         d = docs[n]
@@ -250,6 +247,8 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
     if ext:
         out += ["", "Extraction status of every record added: " + "; ".join(
             f"{label[n][0]}: " + ", ".join(f"{k} {v}" for k, v in e.items()) for n, e in ext) + "."]
+    out += ["", "Runs:", ""] + [f"- **{label[n][0]}** (`{n}`; reader and extractor `{docs[n]['model']}`; "
+                                f"{label[n][1]}): " + runs.line(n, docs[n], "natural-dev") for n in names]
     return "\n".join(out)
 
 
@@ -317,8 +316,7 @@ def fc_section(doc: dict, chart: str | None, runs: Runs, name: str = "factconsol
     out = ["## FactConsolidation", "",
            "MemoryAgentBench's FactConsolidation (Conflict_Resolution): numbered fact lines, many overwritten, "
            "then single-hop (SH) and multi-hop (MH) questions at four history lengths. **Dev data: it shaped the "
-           "code** (extraction, anchoring and ranking were tuned on it). " + runs.line(name, doc, "FactConsolidation")
-           + f" {_upper(_models(doc))}.", ""]
+           "code** (extraction, anchoring and ranking were tuned on it).", ""]
     if full:
         out.append("Full grid: 8 subsets × 100 questions.")
     else:
@@ -336,6 +334,7 @@ def fc_section(doc: dict, chart: str | None, runs: Runs, name: str = "factconsol
              _cell(rows, v, "all", "truncated", num), _cell(rows, v, "all", "n", num)] for v in views]
     out.append(table(["view", "SH acc", "MH acc", "overall", "SH answer in evidence",
                       "MH answer in evidence", "tokens", "truncated", "n"], body))
+    out += ["", f"{_upper(_models(doc))}. Run: " + runs.line(name, doc, "FactConsolidation")]
     lengths = [n for n in LENGTHS if any(s.endswith("_" + n) for s in subsets)]
     out += ["", "### By history length (accuracy; answer in evidence in brackets)", ""]
     header, body = ["view"], []
@@ -452,7 +451,7 @@ def ms_section(doc: dict, runs: Runs, name: str = "memstream.json") -> str:
     n_pools = ds["cases_used"] // ds["pool_size"]
     out = ["## MQuAKE-MemStream", "",
            "MQuAKE cases turned into ordered memory streams as the paper's §4.3 builds them (`bench/memstream.py`); "
-           "held out: no code was tuned on it. " + runs.line(name, doc, "MQuAKE-MemStream") + f" {_upper(_models(doc))}.", "",
+           "held out: no code was tuned on it.", "",
            f"Dataset: `{ds['name']}` ({ds['cases_used']} cases in {n_pools} pools of {ds['pool_size']}, "
            f"{ds['cases_left_out']} left out; seed {ds['seed']}; source sha256 `{ds['source_sha256'][:12]}…`). "
            f"Audit: {doc['audit']['cases_with_overwritten_hop']} cases with a hop overwritten in their pool; "
@@ -466,6 +465,7 @@ def ms_section(doc: dict, runs: Runs, name: str = "memstream.json") -> str:
              _cell(rows, v, "all", "truncated", num), _cell(rows, v, "all", "n", num)] for v in views]
     out += ["", table(["view", "SH acc", "MH acc", "SH answer in evidence", "MH answer in evidence", "tokens",
                        "truncated", "n"], body)]
+    out += ["", f"{_upper(_models(doc))}. Run: " + runs.line(name, doc, "MQuAKE-MemStream")]
     out += ["", "Beside the paper (Table 3: Qwen3.5-4B reader, 800 two-hop MQuAKE-Remastered CF-3k cases, 798 MH "
             "questions after its audit; its SH accuracies are not stated in the text; its raw history was trimmed "
             "to the reader's 4,096-token window). Different cases and reader: not comparable number for number.",
@@ -508,16 +508,11 @@ def everyday_section(docs: dict[str, dict], runs: Runs) -> str:
     names = list(docs)
     out = ["## Everyday memory", "",
            "Short hand-written histories in which a person changes their mind, read end to end "
-           "(`bench/everyday.py`); written for this bench, not taken from any benchmark. Dev data: each set was "
-           "run before any change made for it, and many of their misses then led to rules (the write-side ones "
-           "are deleted since). Kinds: `same` (the update repeats the sentence with a new value), `reworded`, "
+           "(`bench/everyday.py`); written for this bench, not taken from any benchmark. Dev data: several sets "
+           "were written as held-out checks and run before any change made for them, but many of their misses "
+           "then led to rules (the write-side ones are deleted since). Kinds: `same` (the update repeats the sentence with a new value), `reworded`, "
            "`chain` (a hop through the updated fact), `keep` (another fact of the subject survives), `reverse` "
            "(the question names the value), `value` (dates, times, numbers).", ""]
-    for name in names:
-        d = docs[name]
-        mode = "one record per add" if d.get("one_by_one") else "each scenario in one add"
-        out.append(f"- **`{name}`** (extraction `{d['model']}`, reader `{d['answer_model']}`, {mode}): "
-                   + runs.line(name, d, "everyday"))
     kinds = [k for k in next(iter(docs.values()))["summary"] if k != "all"] + ["all"]
     body = []
     for k in kinds:
@@ -526,7 +521,12 @@ def everyday_section(docs: dict[str, dict], runs: Runs) -> str:
             s = docs[name]["summary"].get(k)
             cells.append(f"{s['right']} of {s['n']} ({s['right'] / s['n']:.1%})" if s else "—")
         body.append([f"**{k}**" if k == "all" else k] + cells)
-    out += ["", table(["kind"] + [f"`{n}`" for n in names], body)]
+    out += [table(["kind"] + [f"`{n}`" for n in names], body), "", "Runs:", ""]
+    for name in names:
+        d = docs[name]
+        mode = "one record per add" if d.get("one_by_one") else "each scenario in one add"
+        out.append(f"- **`{name}`** (extraction `{d['model']}`, reader `{d['answer_model']}`, {mode}): "
+                   + runs.line(name, d, "everyday"))
     return "\n".join(out)
 
 
