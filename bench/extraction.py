@@ -1,6 +1,7 @@
 """Extraction at scale on FactConsolidation: wall time, model calls, rules, and accuracy.
 
-    python bench/extraction.py --lengths 6k,32k --model PATH --batch 8 --json bench/out/extraction.json
+    python bench/extraction.py --lengths 6k,32k,64k,262k --batch 8 --json bench/results/extraction.json
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 Each history is ingested from scratch into bench/out/extract_<length>.db with cmc's own
 extract_pending (cache, induced rules, batched model calls). Accuracy is measured on the fact

@@ -2,6 +2,7 @@
 Appendices D, E, G), read by a local model.
 
     python bench/factconsolidation.py --subsets mh_6k,sh_6k --limit 20 --json bench/results/factconsolidation.json
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 Each history length is stored once in its own database (bench/out/fc_6k.db, ...): one record per
 numbered fact line, without its "N. " prefix, source 'fc:6k:N', so serial N+1. The sh and mh rows

@@ -4,6 +4,7 @@ in how much text, against plain BM25 given the same amount of text.
     python bench/locomo.py --conv conv-26 --limit-questions 20
     python bench/locomo.py --conv conv-26 --answer --predictions bench/out/locomo-conv-26.jsonl
     python bench/locomo.py --extract --answer --model qwen
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 Data: ../shared/data/external/locomo10/locomo10-dev.json (PROVENANCE.md beside it), conversations
 conv-26, conv-30, conv-41, conv-42, conv-43 (all by default; --conv picks some).

@@ -2,6 +2,7 @@
 
     python bench/mcp_startup.py                 # median of 5, writes bench/results/mcp_startup.json
     python bench/mcp_startup.py --runs 9 --json out.json
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 Each run starts `python cmc.py mcp` as an MCP client does (a new process, the database in
 CMC_DB), sends `initialize` at once and times from the spawn to its response; then

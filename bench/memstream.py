@@ -2,6 +2,7 @@
 
     python bench/memstream.py build [--cases PATH] [--out PATH]
     python bench/memstream.py eval  [--dataset PATH] [--pools 0] [--limit N] [--json PATH]
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 build reads MQuAKE-format cases (MQuAKE-hard's 4-hop cases by default, or any CF-3k-format file:
 case_id, requested_rewrite, questions, new_answer(_alias), single_hops, new_single_hops) and

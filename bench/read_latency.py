@@ -3,6 +3,8 @@
     python bench/read_latency.py                      # the 262K FactConsolidation history
     python bench/read_latency.py --records 1000000    # ... then synthetic records up to 1M
     python bench/read_latency.py --json out.json --keep-db /tmp/cmc-bench
+    python bench/read_latency.py --records 1000000 --ingest-runs 3 --json bench/results/read_latency.json
+    python bench/results.py     # then regenerate docs/results.md from bench/results/*.json
 
 The 262K history (18,332 numbered facts) is stored with cmc's own functions. Its triples come
 from the MQuAKE cloze templates below, not from a model: this bench measures reads, not

@@ -205,27 +205,52 @@ def test_memstream_eval_reads_each_view(ms_run):
     assert rows[("raw-history", "all")]["truncated"] == 0 and rows[("cmc", "all")]["n"] == 2
 
 
-def test_results_page_replaces_only_its_sections(fc_run, ms_run, tmp_path):
-    page = tmp_path / "results.md"
-    page.write_text("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
-    args = ["--fc", str(fc_run[1]), "--memstream", str(ms_run[2]), "--out", str(page), "--no-chart"]
+def results_folder(tmp_path, fc_run=None, ms_run=None, **extra):
+    """A bench/results-like folder holding the runs' JSONs under the names the page reads."""
+    folder = tmp_path / "results"
+    folder.mkdir(exist_ok=True)
+    if fc_run:
+        (folder / "factconsolidation.json").write_text(fc_run[1].read_text())
+    if ms_run:
+        (folder / "memstream.json").write_text(ms_run[2].read_text())
+    for name, doc in extra.items():
+        (folder / f"{name}.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_results_page_is_generated_from_the_jsons_alone(fc_run, ms_run, tmp_path):
+    startup = {"command": "python bench/mcp_startup.py", "commit": "0" * 40, "cpus": 2, "python": "3.11.7",
+               "load_average_1_5_15_min": [0.5, 0.4, 0.3], "initialize_ms_median": 812.5,
+               "initialize_ms_runs": [812.5, 799.0, 830.1], "target_ms": 1000}
+    folder = results_folder(tmp_path, fc_run, ms_run, mcp_startup=startup, unknown={"x": 1})
+    page = tmp_path / "docs" / "results.md"
+    page.parent.mkdir()
+    page.write_text("# Results\n\n## 2026-01-01: an old note\n\np50 13 ms\n")
+    args = ["--results", str(folder), "--out", str(page), "--no-chart"]
     first = results.main(args)
-    assert first.startswith("# Results\n\n## Read latency (issue 7)\n\np50 13 ms\n")
-    for name in ("factconsolidation", "memstream"):
-        assert first.count(f"<!-- bench:{name}:start -->") == 1 and first.count(f"<!-- bench:{name}:end -->") == 1
+    assert page.read_text() == first and first.startswith("# Results\n")
+    assert "an old note" not in first and "p50 13 ms" not in first  # nothing hand-written is kept
+    for heading in ("## Summary", "## FactConsolidation", "## MQuAKE-MemStream", "## MCP server start-up", "## All runs"):
+        assert first.count(f"\n{heading}\n") == 1
+    assert "## natural-dev" not in first and "## LoCoMo" not in first  # no JSON, no section
     assert "**Partial run**" in first and "| `cmc` | 100.0% | 0.0% | 50.0% | 100.0% | 100.0% |" in first
-    assert fc_run[0]["commit"][:12] in first
-    assert results.main(args) == first  # idempotent
-    page.write_text(first.replace("p50 13 ms", "p50 12 ms") + "\n## Later section\n")
-    assert "p50 12 ms" in results.main(args) and page.read_text().endswith("## Later section\n")
+    assert fc_run[0]["commit"][:12] in first and fc_run[0]["command"] in first
+    assert "**812.5 ms**" in first and "2 cores, Python 3.11.7" in first
+    assert "date not recorded" in first  # the start-up JSON records no date, and git does not know the file
+    assert "machine not recorded" in first  # the FactConsolidation JSON records no machine
+    assert "no section reads: `unknown.json`" in first
+    assert results.main(args) == first  # the same JSONs give the same page
 
 
 def test_results_chart(fc_run, tmp_path):
     pytest.importorskip("matplotlib")
     page = tmp_path / "docs" / "results.md"
-    results.main(["--fc", str(fc_run[1]), "--memstream", str(tmp_path / "none.json"), "--out", str(page)])
-    assert (tmp_path / "docs" / results.CHART).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    results.main(["--results", str(results_folder(tmp_path, fc_run)), "--out", str(page)])
+    chart = (tmp_path / "docs" / results.CHART).read_bytes()
+    assert chart[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"]({results.CHART})" in page.read_text()
+    results.main(["--results", str(tmp_path / "results"), "--out", str(page)])
+    assert (tmp_path / "docs" / results.CHART).read_bytes() == chart  # drawn the same again
 
 
 @pytest.fixture
@@ -311,25 +336,19 @@ def scenario_set(tmp_path, scenarios) -> Path:
     return path
 
 
-def test_a_set_file_is_scored_with_everydays_fields_and_its_page_section(tmp_path):
+def test_a_set_file_is_scored_with_everydays_fields(tmp_path):
     data = scenario_set(tmp_path, [
         {"block": "a", "records": ["Mara lives in Leeds.", "Mara lives in York."],
          "questions": [{"kind": "same", "q": "Where does Mara live?", "answers": ["York"]}]},
         {"block": "b", "name": "ola", "records": ["Ola lives in Rome."],
          "questions": [{"kind": "same", "q": "Where does Ola live?", "answers": ["Paris"]}]}])
-    page = tmp_path / "results.md"
-    page.write_text("# Results\n\n<!-- bench:tiny-gemma-gemma:start -->\nSTALE SECTION\n<!-- bench:tiny-gemma-gemma:end -->\n")
     out = tmp_path / "tiny-results.json"
-    doc = natural.main([str(data), "--json", str(out), "--doc", str(page)], model=FakeModel(default=lives_in))
+    doc = natural.main([str(data), "--json", str(out)], model=FakeModel(default=lives_in))
     assert json.loads(out.read_text()) == doc
     assert [q["correct"] for q in doc["questions"]] == [True, False]
     assert [q["scenario"] for q in doc["questions"]] == ["0", "ola"]  # unnamed: its position in the file
     assert doc["summary"] == {"same": {"n": 2, "right": 1}, "all": {"n": 2, "right": 1}}
     assert (doc["set"], doc["one_by_one"], doc["answer_model"], doc["scenarios"]) == ("tiny", False, "fake", 2)
-    text = page.read_text()
-    assert "STALE SECTION" not in text and "### Tiny set, extraction `gemma`, reader `gemma`" in text
-    wrong = doc["questions"][1]["answer"]
-    assert f"- Where does Ola live? → {wrong!r} (gold 'Paris')" in text and "Where does Mara live?" not in text
     assert natural.main([str(data), "--block", "b", "--json", str(out)], model=FakeModel(default=lives_in))["scenarios"] == 1
     with pytest.raises(SystemExit, match="No block c"):
         natural.main([str(data), "--block", "c"], model=FakeModel(default=lives_in))
