@@ -1628,6 +1628,9 @@ def _kind_before(text: str, name: str) -> str:
     return " ".join(w for w in m[1].split() if w != "new")  # "our new vet" is our vet, changed
 
 
+SPAN_REPAIRS = True  # ablation switch (bench): the English span, direction and clause repairs below
+
+
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -1643,9 +1646,10 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     triples, doubted = [], ""
     for t in data["triples"]:
         s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
-        r, o = _slots_swapped(text, r, o) or (r, o)
-        s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-        o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
+        if SPAN_REPAIRS:
+            r, o = _slots_swapped(text, r, o) or (r, o)
+            s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
+            o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
         for part, value in (("subject", s), ("object", o)):
             if not value or value not in text:
                 return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
@@ -1653,6 +1657,9 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
             return Extraction(serial, "unresolved", reason="a triple has an empty key")
         if entity_key(s) == entity_key(o) and not _placements(text, s, o):
             return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
+        if not SPAN_REPAIRS:
+            triples.append(Triple(s, r, o))
+            continue
         if text.index(o) < text.index(s):
             s, o = o, s  # English puts the thing described first: one direction for every wording
         if _counted(text, s) and not _counted(text, o):
@@ -3766,9 +3773,95 @@ class Answer:
                 "truncated": self.truncated, "hidden": self.hidden}
 
 
-def answer_prompt(read: Recall) -> str:
-    return prompt_template("answer.txt").substitute(evidence=read.text.rstrip("\n"),
+def answer_prompt(read: Recall, evidence: str | None = None) -> str:
+    evidence = read.text if evidence is None else evidence
+    return prompt_template("answer.txt").substitute(evidence=evidence.rstrip("\n"),
                                                     question=" ".join(read.question.split())).rstrip()
+
+
+def reader_text(read: Recall) -> str:
+    """The evidence as the reader gets it: each record's relative times followed by the dates
+    they mean (dated)."""
+    text = read.text
+    for e in read.evidence:
+        told = dated(e["text"], e["time"])
+        if told != e["text"]:
+            text = text.replace(e["text"], told, 1)
+    return text
+
+
+def dated(text: str, when: str) -> str:
+    """The text with each time it gives relative to when it was told followed by the date it
+    means, as dateparser resolves it against `when` ("Went to the pottery fair yesterday." told
+    on 2031-03-09: "... yesterday (8 March 2031)."; "last week": "(the week before 9 March
+    2031)"). Left as written: a time that falls on either side of `when` depending on the
+    tense ("on Friday"), one on the same day, month or year as `when` ("today", "this month"),
+    and one the text already spells out. A small reader copies a date; it does not work one out."""
+    import datetime as dt
+    try:
+        base = dt.datetime.fromisoformat(when.replace("Z", "")).replace(tzinfo=None)
+        found = _search_dates(text, base) or []
+    except (ValueError, OverflowError, TypeError):
+        return text
+    out, at = [], 0
+    for span, _ in found:
+        span = _shortest_time(span, base)
+        start = text.find(span, at)
+        meant = _date_meant(span, base) if start >= 0 else None
+        if meant is None or set(words_of(meant)) <= set(words_of(span)):
+            continue
+        out += [text[at:start + len(span)], f" ({meant})"]
+        at = start + len(span)
+    return "".join(out) + text[at:]
+
+
+# dateparser: English only, naive datetimes; PREFER decides where an ambiguous time falls
+_DATE_SETTINGS = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DAY_OF_MONTH": "first"}
+
+
+def _search_dates(text: str, base):
+    from dateparser.search import search_dates
+    return search_dates(text, languages=["en"], settings={**_DATE_SETTINGS, "RELATIVE_BASE": base,
+                                                          "PREFER_DATES_FROM": "past"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _date_data(span: str, base, prefer: str):
+    from dateparser.date import DateDataParser
+    parser = DateDataParser(languages=["en"], settings={**_DATE_SETTINGS, "RELATIVE_BASE": base,
+                                                        "PREFER_DATES_FROM": prefer})
+    return parser.get_date_data(span)
+
+
+def _shortest_time(span: str, base) -> str:
+    """The span less trailing words that do not change the date it gives ("yesterday and" ->
+    "yesterday")."""
+    def reading(text: str) -> tuple:
+        return tuple(_date_data(text, base, prefer).date_obj for prefer in ("past", "future"))
+    words, whole = span.split(), reading(span)
+    while len(words) > 1 and reading(" ".join(words[:-1])) == whole:
+        words.pop()
+    return " ".join(words)
+
+
+def _date_meant(span: str, base) -> str | None:
+    """The date a time span means as words at its own precision, or None when it is ambiguous
+    or says nothing `base` does not."""
+    past, future = _date_data(span, base, "past"), _date_data(span, base, "future")
+    if past.date_obj is None or future.date_obj is None or past.date_obj.date() != future.date_obj.date():
+        return None
+    d, period = past.date_obj, past.period
+    if period == "day" and d.date() != base.date():
+        return f"{d.day} {d:%B %Y}"
+    if period == "week" and 7 <= abs((d.date() - base.date()).days) < 14:  # "last week", "next week"
+        return f"the week {'before' if d < base else 'after'} {base.day} {base:%B %Y}"
+    if period == "week" and abs((d.date() - base.date()).days) >= 14:
+        return f"the week of {d.day} {d:%B %Y}"
+    if period == "month" and (d.year, d.month) != (base.year, base.month):
+        return f"{d:%B %Y}"
+    if period == "year" and d.year != base.year:
+        return f"{d:%Y}"
+    return None
 
 
 def clean_answer(text: str) -> str:
@@ -3783,9 +3876,10 @@ def answer(model: Model, read: Recall) -> Answer:
     evidence, else NOT_IN_MEMORY. No evidence is NOT_IN_MEMORY without a call."""
     if not read.evidence:
         return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
-    raw = model.complete(answer_prompt(read), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
+    evidence = reader_text(read)
+    raw = model.complete(answer_prompt(read, evidence), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
     text = clean_answer(raw)
-    text = text if grounded(text, read.text) else NOT_IN_MEMORY
+    text = text if grounded(text, evidence) else NOT_IN_MEMORY
     return Answer(text, read.evidence, read.anchors, [e.public() for e in read.edges],
                   read.truncated, raw, read.hidden)
 

@@ -315,6 +315,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="results JSON (default: bench/results/locomo-<convs>.json)")
     p.add_argument("--predictions", help="one JSON line per question")
     p.add_argument("--fresh", action="store_true", help="build the cached databases again")
+    p.add_argument("--category", help="comma-separated categories to ask (default: all five)")
+    p.add_argument("--no-dates", action="store_true",
+                   help="ablation: the reader gets the evidence without the dates of relative times")
     p.add_argument("--out-dir", default=str(OUT), help="where the per-conversation databases live")
     return p
 
@@ -324,6 +327,9 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     samples = load(Path(args.data), args.conv)
+    categories = {int(c) for c in args.category.split(",")} if args.category else {1, 2, 3, 4, 5}
+    if args.no_dates:
+        cmc.reader_text = lambda read: read.text
     everything = not args.conv
     model = model if model is not None else (cmc.load_model(args.model) if args.extract or args.answer else None)
     rows, ingested = [], {}
@@ -342,12 +348,14 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 ingested[conv_id] = {"db": common.shown(path), "turns": len(turn_list), **status_counts(memory.db)}
                 bm25 = Bm25([(s, t) for s, t in memory.db.execute("SELECT serial, text FROM records")])
                 for qa in sample["qa"][:args.limit_questions]:
-                    rows.append(read_question(memory, bm25, conv_id, qa, serial_of, args.answer))
+                    if qa.get("category") in categories:
+                        rows.append(read_question(memory, bm25, conv_id, qa, serial_of, args.answer))
             common.log(f"{conv_id}: {sum(r['conv'] == conv_id for r in rows)} questions read")
     except cmc.CmcError as e:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "locomo", "data": common.shown(args.data), "conversations": list(ingested),
                 "extract": args.extract, "answer": args.answer, "limit_questions": args.limit_questions,
+                "categories": sorted(categories), "reader_dates": not args.no_dates,
                 "results": summarise(rows),
                 "seconds": {"recall_median": median([r["recall_seconds"] for r in rows]),
                             "ask_median": median([r.get("ask_seconds") for r in rows])},

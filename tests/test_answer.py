@@ -75,3 +75,24 @@ def test_grounded_needs_most_of_the_answers_words_in_the_evidence():
     assert cmc.grounded("Harrow Lane", evidence) and cmc.grounded("moved to Harrow", evidence)
     assert cmc.grounded("7 May 2031", evidence)  # a day worked out from the record's own
     assert not cmc.grounded("Quillane Street", evidence) and not cmc.grounded("Tarnside Boatyard Quay", evidence)
+
+
+def test_the_reader_gets_the_date_a_relative_time_means(db):
+    cmc.add_records(db, [("Went to the pottery fair yesterday with Ines.", "chat", "2031-03-09T10:00:00Z")])
+    model = FakeModel([" 8 March 2031\n"])
+    result = cmc.ask(db, model, "When did I go to the pottery fair?")
+    assert "yesterday (8 March 2031) with Ines." in model.prompts[0]
+    assert result.answer == "8 March 2031", "a date the evidence gives the reader is grounded in it"
+    assert "(8 March 2031)" not in cmc.recall(db, "When did I go to the pottery fair?").text  # recall: as stored
+
+
+def test_a_time_is_dated_at_its_own_precision_and_only_when_it_says_something():
+    told = "2031-03-09T10:00:00Z"
+    assert cmc.dated("Orla started at the bakery two weeks ago.", told) == \
+        "Orla started at the bakery two weeks ago (the week of 23 February 2031)."
+    assert cmc.dated("We plan to visit Tarn next month.", told) == "We plan to visit Tarn next month (April 2031)."
+    assert cmc.dated("Paulo sold the boat last year.", told) == "Paulo sold the boat last year (2030)."
+    assert cmc.dated("The quiz moved to Friday.", told) == "The quiz moved to Friday."  # past or coming Friday?
+    assert cmc.dated("The quiz is today.", told) == "The quiz is today."  # the record's own day
+    assert cmc.dated("The quiz is on 4 April 2031.", told) == "The quiz is on 4 April 2031."  # already said
+    assert cmc.dated("Went yesterday.", "not a time") == "Went yesterday."
