@@ -32,7 +32,9 @@ import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Protocol, Sequence
+from typing import Annotated, Iterable, Iterator, Optional, Protocol, Sequence
+
+import typer
 
 HERE = Path(__file__).resolve().parent
 SCHEMA_PATH = HERE / "schema.sql"
@@ -4552,380 +4554,410 @@ def _add_inspect_tools(server, call: ToolCalls) -> None:
 
 # ── cli ────────  typer commands, each a few lines calling the functions above
 
-def _cli():
-    import typer
-    from typing import Annotated, Optional
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="cmc: an offline memory that answers from what you told it, after you changed your mind.")
+DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
+                                               show_default="~/.local/share/cmc/memory.db")]
+ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
+                                                 help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
+AnswerModelOpt = Annotated[Optional[str], typer.Option(
+    "--answer-model", envvar="CMC_ANSWER_MODEL",
+    help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
+AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
+                                                help="Read the memory as it stood after record N.")]
+BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
+                                        help="Characters of evidence the read selects.")]
+QuestionArg = Annotated[list[str], typer.Argument(help="The question.")]
 
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
-                      help="cmc: an offline memory that answers from what you told it, after you changed your mind.")
-    DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
-                                                   show_default="~/.local/share/cmc/memory.db")]
-    ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
-                                                     help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
-    AnswerModelOpt = Annotated[Optional[str], typer.Option(
-        "--answer-model", envvar="CMC_ANSWER_MODEL",
-        help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
-    JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
-    AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
-                                                    help="Read the memory as it stood after record N.")]
 
-    def err(message: str):
-        from rich.console import Console
-        Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
-        raise typer.Exit(1)
+def exit_with_error(message: str):
+    """A red `error:` line on stderr and exit code 1."""
+    from rich.console import Console
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
+    raise typer.Exit(1)
 
-    def out():
-        from rich.console import Console
-        return Console(highlight=False)
 
-    def with_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
-        """The database; a command that only reads opens it read-only (it may be)."""
-        path = path or default_db_path()
-        return open_db(path, read_only), path
+def stdout_console():
+    from rich.console import Console
+    return Console(highlight=False)
 
-    def guarded(command):
-        """A command whose write the disk refuses (full, read-only) ends in one line, not a
-        traceback; the commands' own transactions say it in more detail (StorageError)."""
-        @functools.wraps(command)
-        def run(*args, **kwargs):
-            try:
-                return command(*args, **kwargs)
-            except sqlite3.OperationalError as e:
-                refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
-                if refused is None:
-                    raise
-                err(str(refused))
-        return run
 
-    @app.command()
-    def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
+def markup_escaped(text: str) -> str:
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
+
+
+def open_command_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
+    """The database; a command that only reads opens it read-only (it may be)."""
+    path = path or default_db_path()
+    return open_db(path, read_only), path
+
+
+def disk_refusal_as_error(command):
+    """A command whose write the disk refuses (full, read-only) ends in one line, not a
+    traceback; the commands' own transactions say it in more detail (StorageError)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except sqlite3.OperationalError as e:
+            refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
+            if refused is None:
+                raise
+            exit_with_error(str(refused))
+    return run
+
+
+def cli_command(name: str):
+    """Register a module-level function as the CLI command `name`, its disk refusals as errors."""
+    return lambda function: app.command(name)(disk_refusal_as_error(function))
+
+
+def gather_records(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
+    """(text, source) per record from the arguments, '-' (stdin) and --file, in that order."""
+    items = file_records(file) if file else []
+    for t in texts:
+        if t == "-":  # a byte-order mark is dropped, as from a file
+            lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
+            items += [(clean_record(l), "stdin") for l in lines if l.strip()]
+        else:
+            items.append((clean_record(t), "cli"))
+    if not items:
+        raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
+    return items
+
+
+def extraction_progress(show: bool, conn):
+    """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
+    if not show:
+        return contextlib.nullcontext(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    total = conn.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
+    bar = Progress(TextColumn("extracting"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]} rec/s · {task.fields[calls]} model calls · "
+                              "{task.fields[rules]} active rules"), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=False)
+    task = bar.add_task("extract", total=total, rate="0", calls=0, rules=0)
+    started = time.perf_counter()
+
+    def on_record(ex, stats):
+        rate = stats.records / max(time.perf_counter() - started, 1e-6)
+        bar.update(task, completed=stats.records, rate=f"{rate:,.0f}", calls=stats.model_calls,
+                   rules=stats.rules_active)
+
+    @contextlib.contextmanager
+    def shown():
+        with bar:
+            yield on_record
+    return shown()
+
+
+def full_disk_during_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
+    """A full disk during `add`: what this run stored (one transaction: all or none) and
+    extracted before it filled."""
+    if new and not stored:
+        done = f"none of the {new:,} new records were stored"
+    else:
+        done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
+        done += f", {e.held[1]:,} wait for extraction" if e.held else ""
+    return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
+            "nothing is half-written. Free some space and run the same command again to finish.")
+
+
+def print_added(rows: list[dict], file: Optional[Path], items: list, serials: list[int], stats: IngestStats) -> None:
+    """One line per record added; a bulk load (--file) ends with a summary instead."""
+    con = stdout_console()
+    if file:
+        counts = {k: sum(r["status"] == k for r in rows) for k in ("facts", "unresolved", "no_fact")}
+        con.print(f"stored {len(serials)} record(s) from {file} ({len(items) - len(serials)} already stored); "
+                  f"extracted {stats.records}: {counts['facts']} facts, {counts['unresolved']} unresolved, "
+                  f"{counts['no_fact']} no_fact; {stats.model_calls} model call(s), {stats.by_rule} by rule, "
+                  f"{stats.by_cache} by cache; {stats.rules_active} active rule(s)")
+        for r in rows:
+            if r["status"] == "unresolved":
+                con.print(f"  [{r['serial']}] unresolved: {r['reason']}", markup=False)
+        return
+    for r in rows:
+        trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
+        con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
+                  + (f"  ({r['reason']})" if r["reason"] else ""))
+
+
+@cli_command("add")
+def add_cmd(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
             file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Add one record per non-empty line.")] = None,
             when: Annotated[Optional[str], typer.Option("--time", metavar="ISO",
                                                         help="When the records speak of (default: now).")] = None,
             db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
-        """Store records (serials in order), then extract their facts."""
-        new, serials, stats = [], [], IngestStats()
-        try:
-            items = _gather(texts or [], file)
-            when = record_time(when) if when else None  # checked before the model loads
-            loaded = load_model(model)  # before storing: a missing model must leave the db untouched
-            judge = load_judge(judge_name())
-            conn, _ = with_db(db)
-            skip = stored_file_sources(conn, file) if file else set()
-            new = [(t, s, when) for t, s in items if s not in skip]
-            serials = add_records(conn, new)
-            with _progress(bool(file) and not as_json, conn) as on_record:
-                done = extract_pending(conn, loaded, on_record, stats=stats, judge=judge)
-                results = {ex.serial: ex for ex in done}
-        except StorageError as e:
-            err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
-        except CmcError as e:
-            err(str(e))
-        # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
-        rows = [{"serial": s, "status": results[s].status if s in results else "pending",
-                 "reason": results[s].reason if s in results else "",
-                 "triples": [dict(vars(t)) for t in results[s].triples] if s in results else []} for s in serials]
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
+    """Store records (serials in order), then extract their facts."""
+    new, serials, stats = [], [], IngestStats()
+    try:
+        items = gather_records(texts or [], file)
+        when = record_time(when) if when else None  # checked before the model loads
+        loaded = load_model(model)  # before storing: a missing model must leave the db untouched
+        judge = load_judge(judge_name())
+        conn, _ = open_command_db(db)
+        skip = stored_file_sources(conn, file) if file else set()
+        new = [(t, s, when) for t, s in items if s not in skip]
+        serials = add_records(conn, new)
+        with extraction_progress(bool(file) and not as_json, conn) as on_record:
+            done = extract_pending(conn, loaded, on_record, stats=stats, judge=judge)
+            results = {ex.serial: ex for ex in done}
+    except StorageError as e:
+        exit_with_error(full_disk_during_add(e, len(new), len(serials), stats.records) if e.full else str(e))
+    except CmcError as e:
+        exit_with_error(str(e))
+    # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
+    rows = [{"serial": s, "status": results[s].status if s in results else "pending",
+             "reason": results[s].reason if s in results else "",
+             "triples": [dict(vars(t)) for t in results[s].triples] if s in results else []} for s in serials]
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    print_added(rows, file, items, serials, stats)
+
+
+def print_evidence(con, evidence: list[dict], truncated: bool) -> None:
+    more = " (more matched than the budget holds)" if truncated else ""
+    con.print(f"evidence: {', '.join(str(e['serial']) for e in evidence) or 'none'}{more}")
+    for e in evidence:
+        mark = " [dim](replaced later)[/dim]" if e.get("replaced") else ""
+        con.print(f"  [dim][{e['serial']}] {e['time'][:10]} {markup_escaped(e['why'])}[/dim]{mark} {markup_escaped(e['text'])}")
+
+
+def print_explanation(con, why: Explanation) -> None:
+    def hop(e: dict) -> str:  # a fact read backwards: its record's subject is on the right
+        arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
+        return markup_escaped(f"{e['subject']} {arrow} {e['object']} [{e['serial']}]")
+    con.print("anchors: " + (markup_escaped(", ".join(why.anchors)) or "none"))
+    for p in why.paths:
+        con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))
+    for s in why.superseded:
+        con.print(f"  skipped: {hop(s)} — superseded by [{s['superseded_by']}]")
+
+
+@cli_command("ask")
+def ask_cmd(question: QuestionArg,
+            as_of: AsOfOpt = None,
+            show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
+                                                   "and the older versions that were skipped.")] = False,
+            db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
+            budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
+    """Answer a question from the current memory with one model call."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
+        why = explain(conn, " ".join(question), as_of) if show_why else None
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        doc = result.public()
+        print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
+        return
+    con = stdout_console()
+    con.print(f"[bold]{markup_escaped(result.answer)}[/bold]")
+    print_evidence(con, result.evidence, result.truncated)
+    if why:
+        print_explanation(con, why)
+
+
+@cli_command("recall")
+def recall_cmd(question: QuestionArg,
+               as_of: AsOfOpt = None, db: DbOpt = None, budget: BudgetOpt = READ_BUDGET,
+               as_json: JsonOpt = False):
+    """Print the evidence a question selects, without calling a model (for an agent to read)."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        result = recall(conn, " ".join(question), as_of, budget)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(result.public(), ensure_ascii=False))
+        return
+    print_evidence(stdout_console(), result.evidence, result.truncated)
+
+
+@cli_command("facts")
+def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
+              as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
+    """List the current edges (or every assertion with --all)."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    rows = facts(conn, all_versions, as_of)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    from rich.table import Table
+    table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
+    for r in rows:
+        table.add_row(str(r["serial"]), r["subject"], r["relation"] + (" *" if r.get("other_way") else ""),
+                      r["object"], *(["yes" if r["current"] else ""] if all_versions else []))
+    if any(r.get("other_way") for r in rows):
+        table.caption = "* the same record's fact kept the other way round"
+    stdout_console().print(table)
+
+
+@cli_command("relations")
+def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+    """The relation catalogue and the aliases aligned onto each relation."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    rows = relations(conn)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    from rich.table import Table
+    table = Table("relation", "assertions", "first seen", "aliases (how)")
+    for r in rows:
+        table.add_row(r["relation"], str(r["assertions"]), str(r["first_seen"]),
+                      ", ".join(f"{a['alias']} ({a['how']})" for a in r["aliases"]))
+    stdout_console().print(table)
+
+
+@cli_command("info")
+def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+    """Database path, schema version, counts and model."""
+    try:
+        conn, path = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    data = info(conn, str(path), model)
+    if as_json:
+        print(json.dumps(data))
+        return
+    for k, v in data.items():  # plain lines: no rich import on the fast path
+        print(f"{k:>26}  {v}")
+
+
+@cli_command("history")
+def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
+                relation: Annotated[Optional[str], typer.Option("--relation", "-r", help="Only this relation.")] = None,
+                db: DbOpt = None, as_json: JsonOpt = False):
+    """Every version of each (subject, relation), oldest first, marking the current one."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        found = history(conn, " ".join(subject), relation)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps([asdict(h) for h in found], ensure_ascii=False))
+        return
+    con = stdout_console()
+    for h in found:
+        con.print(markup_escaped(f"{h.subject} —{h.relation}→"))
+        for v in h.versions:
+            con.print(f"  [dim][{v.serial}][/dim] {markup_escaped(v.object)}" + ("  [bold](current)[/bold]" if v.current else ""))
+
+
+def confirmed_matches(conn: sqlite3.Connection, match: str, yes: bool) -> list[int]:
+    """The serials of the records containing `match`, listed on stderr and confirmed unless --yes."""
+    found = match_records(conn, match)
+    if not found:
+        raise CmcError(f"No record contains {match!r}; nothing was forgotten.")
+    from rich.console import Console
+    preview = Console(stderr=True, highlight=False)  # beside the question, off stdout
+    for s, t in found:
+        preview.print(f"  [dim][{s}][/dim] {markup_escaped(t)}")
+    if not yes and not typer.confirm(f"Forget these {len(found)} record(s)?", err=True):
+        raise CmcError("Nothing was forgotten.")
+    return [s for s, _ in found]
+
+
+@cli_command("forget")
+def forget_cmd(serials: Annotated[Optional[list[int]], typer.Argument(help="Serials of the records to forget.")] = None,
+               match: Annotated[Optional[str], typer.Option("--match", help="Forget the records containing this "
+                                                            "phrase; lists them and asks first.")] = None,
+               yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before forgetting --match results.")] = False,
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Retract records: their text is deleted, their facts fall back to the previous version."""
+    try:
+        conn, _ = open_command_db(db)
+        wanted = list(serials or [])
+        if match is not None:
+            wanted += confirmed_matches(conn, match, yes)
+        done = forget(conn, wanted)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done), ensure_ascii=False))
+        return
+    con = stdout_console()
+    con.print(f"forgot {', '.join(map(str, done.serials))}: the text is deleted; the serials remain as tombstones.")
+    for r in done.restored:
+        con.print(markup_escaped(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
+    for r in done.removed:
+        con.print(markup_escaped(f"  {r['subject']} —{r['relation']}→ has no version left"))
+
+
+@cli_command("mcp")
+def mcp_cmd(db: DbOpt = None, model: ModelOpt = None):
+    """Serve this memory to an agent: an MCP server on stdin/stdout (register it in an MCP client)."""
+    try:
+        server = mcp_server(db, model)
+    except CmcError as e:
+        exit_with_error(str(e))
+    server.run("stdio")
+
+
+@cli_command("export")
+def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        if path is None or str(path) == "-":
+            for _, line in export_lines(conn):
+                print(line)
             return
-        con = out()
-        if file:  # a bulk load ends with a summary, not a line per record
-            counts = {k: sum(r["status"] == k for r in rows) for k in ("facts", "unresolved", "no_fact")}
-            con.print(f"stored {len(serials)} record(s) from {file} ({len(items) - len(serials)} already stored); "
-                      f"extracted {stats.records}: {counts['facts']} facts, {counts['unresolved']} unresolved, "
-                      f"{counts['no_fact']} no_fact; {stats.model_calls} model call(s), {stats.by_rule} by rule, "
-                      f"{stats.by_cache} by cache; {stats.rules_active} active rule(s)")
-            for r in rows:
-                if r["status"] == "unresolved":
-                    con.print(f"  [{r['serial']}] unresolved: {r['reason']}", markup=False)
-            return
-        for r in rows:
-            trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
-            con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
-                      + (f"  ({r['reason']})" if r["reason"] else ""))
+        done = export(conn, path)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"wrote {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
 
-    def _stopped_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
-        """A full disk during `add`: what this run stored (one transaction: all or none) and
-        extracted before it filled."""
-        if new and not stored:
-            done = f"none of the {new:,} new records were stored"
-        else:
-            done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
-            done += f", {e.held[1]:,} wait for extraction" if e.held else ""
-        return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
-                "nothing is half-written. Free some space and run the same command again to finish.")
 
-    def _progress(show: bool, conn):
-        """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
-        import contextlib
-        if not show:
-            return contextlib.nullcontext(None)
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        total = conn.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
-        bar = Progress(TextColumn("extracting"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[rate]} rec/s · {task.fields[calls]} model calls · "
-                                  "{task.fields[rules]} active rules"), TimeElapsedColumn(),
-                       console=Console(stderr=True), transient=False)
-        task = bar.add_task("extract", total=total, rate="0", calls=0, rules=0)
-        started = time.perf_counter()
+@cli_command("import")
+def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written by cmc export.")],
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Load an export into an empty database (the current graph is recomputed)."""
+    try:
+        conn, _ = open_command_db(db)
+        done = import_memory(conn, path)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"imported {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
+                           + f"; {done.current_edges} current edges")
 
-        def on_record(ex, stats):
-            rate = stats.records / max(time.perf_counter() - started, 1e-6)
-            bar.update(task, completed=stats.records, rate=f"{rate:,.0f}", calls=stats.model_calls,
-                       rules=stats.rules_active)
 
-        @contextlib.contextmanager
-        def shown():
-            with bar:
-                yield on_record
-        return shown()
-
-    def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
-        items = file_records(file) if file else []
-        for t in texts:
-            if t == "-":  # a byte-order mark is dropped, as from a file
-                lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
-                items += [(clean_record(l), "stdin") for l in lines if l.strip()]
-            else:
-                items.append((clean_record(t), "cli"))
-        if not items:
-            raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
-        return items
-
-    BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
-                                            help="Characters of evidence the read selects.")]
-
-    @app.command("ask")
-    def ask_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
-                as_of: AsOfOpt = None,
-                show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
-                                                       "and the older versions that were skipped.")] = False,
-                db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
-                budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
-        """Answer a question from the current memory with one model call."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
-            why = explain(conn, " ".join(question), as_of) if show_why else None
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            doc = result.public()
-            print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
-            return
-        con = out()
-        con.print(f"[bold]{escape(result.answer)}[/bold]")
-        print_evidence(con, result.evidence, result.truncated)
-        if why:
-            print_explanation(con, why)
-
-    @app.command("recall")
-    def recall_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
-                   as_of: AsOfOpt = None, db: DbOpt = None, budget: BudgetOpt = READ_BUDGET,
-                   as_json: JsonOpt = False):
-        """Print the evidence a question selects, without calling a model (for an agent to read)."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            result = recall(conn, " ".join(question), as_of, budget)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(result.public(), ensure_ascii=False))
-            return
-        print_evidence(out(), result.evidence, result.truncated)
-
-    def print_evidence(con, evidence: list[dict], truncated: bool) -> None:
-        more = " (more matched than the budget holds)" if truncated else ""
-        con.print(f"evidence: {', '.join(str(e['serial']) for e in evidence) or 'none'}{more}")
-        for e in evidence:
-            mark = " [dim](replaced later)[/dim]" if e.get("replaced") else ""
-            con.print(f"  [dim][{e['serial']}] {e['time'][:10]} {escape(e['why'])}[/dim]{mark} {escape(e['text'])}")
-
-    def escape(text: str) -> str:
-        from rich.markup import escape as rich_escape
-        return rich_escape(text)
-
-    def print_explanation(con, why: Explanation) -> None:
-        def hop(e: dict) -> str:  # a fact read backwards: its record's subject is on the right
-            arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
-            return escape(f"{e['subject']} {arrow} {e['object']} [{e['serial']}]")
-        con.print("anchors: " + (escape(", ".join(why.anchors)) or "none"))
-        for p in why.paths:
-            con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))
-        for s in why.superseded:
-            con.print(f"  skipped: {hop(s)} — superseded by [{s['superseded_by']}]")
-
-    @app.command("facts")
-    def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
-                  as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
-        """List the current edges (or every assertion with --all)."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        rows = facts(conn, all_versions, as_of)
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
-            return
-        from rich.table import Table
-        table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
-        for r in rows:
-            table.add_row(str(r["serial"]), r["subject"], r["relation"] + (" *" if r.get("other_way") else ""),
-                          r["object"], *(["yes" if r["current"] else ""] if all_versions else []))
-        if any(r.get("other_way") for r in rows):
-            table.caption = "* the same record's fact kept the other way round"
-        out().print(table)
-
-    @app.command("relations")
-    def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
-        """The relation catalogue and the aliases aligned onto each relation."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        rows = relations(conn)
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
-            return
-        from rich.table import Table
-        table = Table("relation", "assertions", "first seen", "aliases (how)")
-        for r in rows:
-            table.add_row(r["relation"], str(r["assertions"]), str(r["first_seen"]),
-                          ", ".join(f"{a['alias']} ({a['how']})" for a in r["aliases"]))
-        out().print(table)
-
-    @app.command("info")
-    def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
-        """Database path, schema version, counts and model."""
-        try:
-            conn, path = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        data = info(conn, str(path), model)
-        if as_json:
-            print(json.dumps(data))
-            return
-        for k, v in data.items():  # plain lines: no rich import on the fast path
-            print(f"{k:>26}  {v}")
-
-    @app.command("history")
-    def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
-                    relation: Annotated[Optional[str], typer.Option("--relation", "-r", help="Only this relation.")] = None,
-                    db: DbOpt = None, as_json: JsonOpt = False):
-        """Every version of each (subject, relation), oldest first, marking the current one."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            found = history(conn, " ".join(subject), relation)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps([asdict(h) for h in found], ensure_ascii=False))
-            return
-        con = out()
-        for h in found:
-            con.print(escape(f"{h.subject} —{h.relation}→"))
-            for v in h.versions:
-                con.print(f"  [dim][{v.serial}][/dim] {escape(v.object)}" + ("  [bold](current)[/bold]" if v.current else ""))
-
-    @app.command("forget")
-    def forget_cmd(serials: Annotated[Optional[list[int]], typer.Argument(help="Serials of the records to forget.")] = None,
-                   match: Annotated[Optional[str], typer.Option("--match", help="Forget the records containing this "
-                                                                "phrase; lists them and asks first.")] = None,
-                   yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before forgetting --match results.")] = False,
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Retract records: their text is deleted, their facts fall back to the previous version."""
-        try:
-            conn, _ = with_db(db)
-            wanted = list(serials or [])
-            if match is not None:
-                found = match_records(conn, match)
-                if not found:
-                    raise CmcError(f"No record contains {match!r}; nothing was forgotten.")
-                from rich.console import Console
-                preview = Console(stderr=True, highlight=False)  # beside the question, off stdout
-                for s, t in found:
-                    preview.print(f"  [dim][{s}][/dim] {escape(t)}")
-                if not yes and not typer.confirm(f"Forget these {len(found)} record(s)?", err=True):
-                    raise CmcError("Nothing was forgotten.")
-                wanted += [s for s, _ in found]
-            done = forget(conn, wanted)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done), ensure_ascii=False))
-            return
-        con = out()
-        con.print(f"forgot {', '.join(map(str, done.serials))}: the text is deleted; the serials remain as tombstones.")
-        for r in done.restored:
-            con.print(escape(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
-        for r in done.removed:
-            con.print(escape(f"  {r['subject']} —{r['relation']}→ has no version left"))
-
-    @app.command("mcp")
-    def mcp_cmd(db: DbOpt = None, model: ModelOpt = None):
-        """Serve this memory to an agent: an MCP server on stdin/stdout (register it in an MCP client)."""
-        try:
-            server = mcp_server(db, model)
-        except CmcError as e:
-            err(str(e))
-        server.run("stdio")
-
-    @app.command("export")
-    def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            if path is None or str(path) == "-":
-                for _, line in export_lines(conn):
-                    print(line)
-                return
-            done = export(conn, path)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"wrote {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
-
-    @app.command("import")
-    def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written by cmc export.")],
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Load an export into an empty database (the current graph is recomputed)."""
-        try:
-            conn, _ = with_db(db)
-            done = import_memory(conn, path)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"imported {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
-                    + f"; {done.current_edges} current edges")
-
-    @app.command("rebuild")
-    def rebuild_cmd(db: DbOpt = None, as_json: JsonOpt = False):
-        """Recompute the current graph, entities and full-text indexes from stored data (no model)."""
-        try:
-            conn, _ = with_db(db)
-            done = rebuild(conn)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
-                    f"{done.entities_added} added, {done.entities_removed} removed; "
-                    f"{done.other_way} facts kept the other way round")
-
-    for command in app.registered_commands:
-        command.callback = guarded(command.callback)
-    return app
+@cli_command("rebuild")
+def rebuild_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+    """Recompute the current graph, entities and full-text indexes from stored data (no model)."""
+    try:
+        conn, _ = open_command_db(db)
+        done = rebuild(conn)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
+                           f"{done.entities_added} added, {done.entities_removed} removed; "
+                           f"{done.other_way} facts kept the other way round")
 
 
 def main() -> None:
-    _cli()()
+    app()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def test_paper_example_end_to_end(tmp_path, model):
 
 
 def test_cli_add_and_ask_with_the_embedded_model(tmp_path):
-    runner, app, db = CliRunner(), cmc._cli(), str(tmp_path / "cli.db")
+    runner, app, db = CliRunner(), cmc.app, str(tmp_path / "cli.db")
     added = runner.invoke(app, ["add", "Ana Silva works at Brisco.", "Brisco is based in Velmar.", "--db", db, "--json"])
     assert added.exit_code == 0, added.output
     assert [r["serial"] for r in json.loads(added.stdout)] == [1, 2]
