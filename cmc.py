@@ -1078,20 +1078,48 @@ def _names_not_modal(token: str, asked: bool = False) -> bool:
     return not asked and _POSSESSIVE.sub("", _bare(token)) in _NAMING_MODALS  # ("Aunt May's")
 
 
+@dataclass
+class _RecordTokens:
+    """A record's whitespace tokens as record_spans reads them: the matches (for offsets), the raw
+    tokens, their words and whether each is joined to the next (_token_shape)."""
+    text: str
+    tokens: list[re.Match]
+    raw: list[str]
+    words: list[str]
+    joined: list[bool]
+
+
+def _record_tokens(text: str) -> _RecordTokens:
+    tokens = list(re.finditer(r"\S+", text))
+    raw = [t.group() for t in tokens]
+    return _RecordTokens(text, tokens, raw, *_token_shape(raw))
+
+
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span. A span keeps a noun
     phrase whole: it does not cut a run of capitalised words ("Ademir Toscão", "Kelto Vash"), nor
     start inside a phrase opened by an article, possessive or preposition ("the sport of
     association football": not "football")."""
-    tokens = list(re.finditer(r"\S+", text))
-    raw = [t.group() for t in tokens]
-    words, joined = _token_shape(raw)
+    rec = _record_tokens(text)
+    kinds = _kind_nouns(rec) | _passive_participles(rec)
+    linked = _name_links(rec, kinds)
+    spans = _destination_spans(rec, linked)
+    verb = _opening_verb(rec.raw, rec.words, rec.joined)
+    verb_said = _verb_said(rec, verb)
+    for i in _span_starts(rec, linked, verb):
+        _add_spans_starting_at(rec, i, kinds, linked, verb_said, max_words, spans)
+    if rec.words[0] in _THIRD_PERSON and len(rec.raw) > 2:  # "She moved to Braga.": whom the record before names
+        spans.setdefault(rec.raw[0], (0, 1))
+    return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+
+
+def _kind_nouns(rec: _RecordTokens) -> set[int]:
+    """The tokens of lowercase nouns naming a kind of thing, not a thing: no span may contain them.
+    "the country of Japan", "the original broadcaster of X", "Aristotle's child": between "the" and
+    "of", right before "of" and a name, or after a possessive."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
     function = _EDGE_WORDS | _ARTICLES
-    spans: dict[str, tuple[int, int]] = {}
-    # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
-    # nouns naming a kind of thing (between "the" and "of", right before "of" and a name, or
-    # after a possessive), not a thing; no span may contain them.
     kinds = set()
     for k in range(len(words) - 1):
         # ... and one right before "of" and a name: "holds citizenship of United States"
@@ -1109,21 +1137,32 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 j += 1
             if j < len(raw):  # not when they end the record: "at Aunt May's farm." is a place
                 kinds.update(range(k + 1, j))
-    # a lowercase participle between a verb of being (and an adverb such as "now") and a
-    # preposition is the verb of a passive or a progressive ("is associated with", "was founded
-    # by", "is now coming on"), never a thing
+    return kinds
+
+
+def _passive_participles(rec: _RecordTokens) -> set[int]:
+    """A lowercase participle between a verb of being (and an adverb such as "now") and a
+    preposition is the verb of a passive or a progressive ("is associated with", "was founded
+    by", "is now coming on"), never a thing."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+
     def after_being(k: int) -> bool:
         j = k - 1
         while j > 0 and words[j] in _PRE_VERB_ADVERBS and joined[j - 1]:
             j -= 1
         return words[j] in _BEING and joined[j]
-    kinds |= {k for k in range(1, len(raw) - 1)
-              if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
-              and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
-    # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
-    # a run of capitalised words ("Ademir Toscão", "Kelto Vash"), and "X of Y" inside a name that
-    # follows a preposition ("at University of Fredville", "of Freedonian Party of Labour"; not "The
-    # Prime Minister of Freedonia", where the name is Freedonia)
+    return {k for k in range(1, len(raw) - 1)
+            if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
+            and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
+
+
+def _name_links(rec: _RecordTokens, kinds: set[int]) -> list[bool]:
+    """linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
+    a run of capitalised words ("Ademir Toscão", "Kelto Vash"), and "X of Y" inside a name that
+    follows a preposition ("at University of Fredville", "of Freedonian Party of Labour"; not "The
+    Prime Minister of Freedonia", where the name is Freedonia)."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
     linked = [False] * (len(raw) + 1)
     for k in range(1, len(raw)):
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
@@ -1139,16 +1178,34 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 r -= 1
             if r >= 1 and (words[r - 1] in _PREPOSITIONS or (r >= 2 and words[r - 1] in _ARTICLES)):
                 linked[k] = linked[k + 1] = True
-    opened = _opening_destination(raw, words, joined, linked)
-    if opened:  # "flight to Rome" is one thing, though a name runs on from lowercase words
+    return linked
+
+
+def _destination_spans(rec: _RecordTokens, linked: list[bool]) -> dict[str, tuple[int, int]]:
+    """The record's opening phrase up to its destination as spans: "flight to Rome" is one thing,
+    though a name runs on from lowercase words."""
+    spans: dict[str, tuple[int, int]] = {}
+    opened = _opening_destination(rec.raw, rec.words, rec.joined, linked)
+    if opened:
         for first in (0, 1):
-            for span in _trim_span(text[tokens[first].start():tokens[opened - 1].end()]):
+            for span in _trim_span(rec.text[rec.tokens[first].start():rec.tokens[opened - 1].end()]):
                 spans.setdefault(span, (first, opened))
-    verb = _opening_verb(raw, words, joined)
-    # ... and no span runs from the name into it when its form says it is a verb ("Rosa plays
-    # tennis", "Zoe got a new phone"; not "Freedonia national football team", "Wendel van der Bos")
-    verb_said = verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
-        else len(tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
+    return spans
+
+
+def _verb_said(rec: _RecordTokens, verb: int | None) -> int:
+    """The opening verb's token when its form says it is a verb ("Rosa plays tennis", "Zoe got a
+    new phone"; not "Freedonia national football team", "Wendel van der Bos"): no span runs from
+    the name into it. Past the record's end when there is none."""
+    raw, words = rec.raw, rec.words
+    return verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
+        else len(rec.tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
+
+
+def _span_starts(rec: _RecordTokens, linked: list[bool], verb: int | None) -> list[int]:
+    """The tokens a span may start at: a phrase boundary."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
     # later in the record, a lowercase past form right after a name is that name's verb ("… and
     # Lucia *became* club treasurer"), and a particle right after a verb goes with it ("Pedro
     # stepped *down*"): no span opens at either (_entity_like keeps a name from running into one)
@@ -1156,50 +1213,58 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
              and words[k - 1] not in function and (words[k] in _IRREGULAR_PASTS or words[k].endswith("ed"))}
     particles = {k for k in range(1, len(raw)) if words[k] in _PARTICLES - _PREPOSITIONS and joined[k - 1]
                  and (k - 1 == verb or k - 1 in pasts)}
-    for i in range(len(tokens)):
+    starts = []
+    for i in range(len(rec.tokens)):
         if i in pasts or i in particles:
             continue
-        # a span starts at a phrase boundary: not inside a name, not after a modifier that
-        # itself follows "of"/"the"/"my" ("football" of "of association football"), not at the
-        # verb of the record's opening name ("switched" of "Ines switched to studying chemistry")
+        # not inside a name, not after a modifier that itself follows "of"/"the"/"my" ("football"
+        # of "of association football"), not at the verb of the record's opening name ("switched"
+        # of "Ines switched to studying chemistry")
         if linked[i] or i == verb or (i >= 2 and words[i - 1] not in function and joined[i - 1]
                          and words[i - 2] in _PHRASE_OPENERS and words[i] not in function
                          and not (raw[i - 1][0].islower() and _capitalised(raw[i]))):  # "my sister Lena"
             continue
-        opening = all(w in function for w in words[:i])  # only "The", "My", ... before it
-        for j in range(i, min(len(tokens), i + max_words)):
-            if j - i + 1 == len(tokens) and len(tokens) > 1:
-                continue
-            if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
-                break
-            if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
-                break
-            # nor across an adverb that stands before a verb: "The children now see Dr. Patel"
-            if j > i and words[j] in _CLAUSE_ADVERBS and raw[j][0].islower():
-                break
-            # nor runs across a lowercase relative word: "the country where rugby union was
-            # created" holds "country" and "rugby union", never "country where rugby union"
-            if j > i and words[j] in _RELATIVE and raw[j][0].islower():
-                break
-            # nor does it end inside a name ("Marek" of "Marek Olsa-Dunne") or before the
-            # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
-            if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
-                                 and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
-                                 and words[j + 1] not in function | _SENTENCE_ADVERBS):
-                continue
-            # nor is it a subject and its verb: the record's first words run on into a lowercase
-            # word that a preposition, article or particle follows are "Ana works (at)", "The
-            # appointment moved (to)", "The bins go (out)", not a name like "Tunisia national
-            # football team (is)"
-            if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES | _PARTICLES \
-                    and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
-                continue
-            for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
-                if _entity_like(span, sentence_start=i == 0):
-                    spans.setdefault(span, (i, j + 1))
-    if words[0] in _THIRD_PERSON and len(raw) > 2:  # "She moved to Braga.": whom the record before names
-        spans.setdefault(raw[0], (0, 1))
-    return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+        starts.append(i)
+    return starts
+
+
+def _add_spans_starting_at(rec: _RecordTokens, i: int, kinds: set[int], linked: list[bool], verb_said: int,
+                           max_words: int, spans: dict[str, tuple[int, int]]) -> None:
+    """The entity-like spans from token i to each later token where a span may end, into spans
+    (the first placement of a span wins)."""
+    text, tokens, raw, words, joined = rec.text, rec.tokens, rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
+    opening = all(w in function for w in words[:i])  # only "The", "My", ... before it
+    for j in range(i, min(len(tokens), i + max_words)):
+        if j - i + 1 == len(tokens) and len(tokens) > 1:
+            continue
+        if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
+            break
+        if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
+            break
+        # nor across an adverb that stands before a verb: "The children now see Dr. Patel"
+        if j > i and words[j] in _CLAUSE_ADVERBS and raw[j][0].islower():
+            break
+        # nor runs across a lowercase relative word: "the country where rugby union was
+        # created" holds "country" and "rugby union", never "country where rugby union"
+        if j > i and words[j] in _RELATIVE and raw[j][0].islower():
+            break
+        # nor does it end inside a name ("Marek" of "Marek Olsa-Dunne") or before the
+        # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
+        if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
+                             and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
+                             and words[j + 1] not in function | _SENTENCE_ADVERBS):
+            continue
+        # nor is it a subject and its verb: the record's first words run on into a lowercase
+        # word that a preposition, article or particle follows are "Ana works (at)", "The
+        # appointment moved (to)", "The bins go (out)", not a name like "Tunisia national
+        # football team (is)"
+        if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES | _PARTICLES \
+                and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
+            continue
+        for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
+            if _entity_like(span, sentence_start=i == 0):
+                spans.setdefault(span, (i, j + 1))
 
 
 # Adverbs that may stand between a subject and its verb ("Felix now plays the violin").
