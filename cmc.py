@@ -1709,57 +1709,87 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         return Extraction(serial, status, reason="model marked it unresolved" if status == "unresolved" else "")
     triples, doubted = [], ""
     for t in data["triples"]:
-        s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
-        r, o = _slots_swapped(text, r, o) or (r, o)
-        s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-        o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
-        for part, value in (("subject", s), ("object", o)):
-            if not value or value not in text:
-                return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
-        if not entity_key(s) or not entity_key(o) or not relation_key(r):
-            return Extraction(serial, "unresolved", reason="a triple has an empty key")
-        if entity_key(s) == entity_key(o) and not _placements(text, s, o):
-            return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
-        if text.index(o) < text.index(s):
-            s, o = o, s  # English puts the thing described first: one direction for every wording
-        if _counted(text, s) and not _counted(text, o):
-            s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
-        s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
-        s, r = _noun_run_on(text, s, r, o)
-        s, r = _noun_run_before(text, s, r, o)
-        s, r = _own_clause(text, s, r, o)
-        s, r = _owner_in_relation(text, s, r)
-        r, o = _noun_before_place(text, r, o)
+        s, r, o = _record_worded_slots(text, t)
+        problem = _slots_problem(text, s, r, o)
+        if problem:
+            return Extraction(serial, "unresolved", reason=problem)
+        s, r, o = _oriented_slots(text, s, r, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
-            s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
-        named = _named_after_kind(text, s)
-        if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
-            triples.append(Triple(s, named[0], named[1]))
-            s = named[1]
-        kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
-        if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
-            r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
-        acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
-        if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
-            acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
-            if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
-                    or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
-                r = place
-        triples.append(Triple(s, r, o))
-        if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
-            triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
-        if acted_on:
-            triples.append(acted_on)
-        if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
-            triples.append(placed)
+        triples += _stated_triples(text, s, r, o, between)
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _record_worded_slots(text: str, t: dict) -> tuple[str, str, str]:
+    """A reply triple's slots as the record words them: slots the model swapped put back, no
+    phrasal verb's particle, a date, day, time, rate or change of value read whole."""
+    s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
+    r, o = _slots_swapped(text, r, o) or (r, o)
+    s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
+    o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
+    return s, r, o
+
+
+def _slots_problem(text: str, s: str, r: str, o: str) -> str:
+    """Why a triple cannot stand ('' when it can): a slot that is not a span of the record, an
+    empty key, or subject and object one thing."""
+    for part, value in (("subject", s), ("object", o)):
+        if not value or value not in text:
+            return f"{part} {value!r} is not a span of the record"
+    if not entity_key(s) or not entity_key(o) or not relation_key(r):
+        return "a triple has an empty key"
+    if entity_key(s) == entity_key(o) and not _placements(text, s, o):
+        return f"subject and object are both {s!r}"
+    return ""
+
+
+def _oriented_slots(text: str, s: str, r: str, o: str) -> tuple[str, str, str]:
+    """The triple facing one way for every wording, its slots trimmed to whole noun phrases."""
+    if text.index(o) < text.index(s):
+        s, o = o, s  # English puts the thing described first: one direction for every wording
+    if _counted(text, s) and not _counted(text, o):
+        s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
+    s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
+    s, r = _noun_run_on(text, s, r, o)
+    s, r = _noun_run_before(text, s, r, o)
+    s, r = _own_clause(text, s, r, o)
+    s, r = _owner_in_relation(text, s, r)
+    r, o = _noun_before_place(text, r, o)
+    return s, r, o
+
+
+def _stated_triples(text: str, s: str, r: str, o: str, between: str) -> list[Triple]:
+    """The facts a checked triple states: itself, the described thing first, and those its
+    wording adds (whose kind a name is, a clause's own fact, the thing acted on, a role's place)."""
+    triples = []
+    if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
+        s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
+    named = _named_after_kind(text, s)
+    if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
+        triples.append(Triple(s, named[0], named[1]))
+        s = named[1]
+    kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
+    if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
+        r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
+    acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
+    if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
+        acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
+        if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
+                or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
+            r = place
+    triples.append(Triple(s, r, o))
+    if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
+        triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
+    if acted_on:
+        triples.append(acted_on)
+    if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
+        triples.append(placed)
+    return triples
 
 
 def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
