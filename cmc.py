@@ -2446,18 +2446,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         if not rows:
             compact_anchor_index(db)
             return results
-        rules, waiting, done = RuleBook(db), [], []
-        for row in rows:
-            hit = _cached_or_ruled(db, rules, row)
-            if hit:
-                done.append(hit)
-                if len(done) >= WRITE_BATCH:
-                    _write_all(db, done, results, stats, on_record)
-            else:
-                waiting.append(row)
-                if len(waiting) >= batch_size:
-                    break
-        _write_all(db, done, results, stats, on_record)
+        waiting = _write_cached_and_ruled(db, rows, batch_size, results, stats, on_record)
         if not waiting:
             continue
         if model is None:
@@ -2465,55 +2454,89 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                            "embedded model with `make install`.")
         speakers = {r["serial"]: said_by(db, r["serial"], r["text"]) for r in waiting}
         texts = {s: fact_text(body) for s, (_, body) in speakers.items()}
-        before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
-        written: list[Extraction] = []
-        known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
-        for n, ex in enumerate(extract_batch(model, list(texts.items()),
-                                             relation_catalogue(db), known)):
-            ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
-            with transaction(db):  # each record is written as soon as it is read
-                if write_extraction(db, ex, "model"):
-                    written.append(ex)
-                if n == 0:
-                    bump_meta(db, "extract_calls", 1)
-                    stats.model_calls += 1
-                now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
-                bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
-                bump_meta(db, "extract_completion_tokens", now[1] - before[1])
-                before = now
-            stats.by_model += 1
-            stats.records += 1
-            results.append(ex)
-            if on_record:
-                on_record(ex, stats)
+        written = _write_model_readings(db, model, texts, speakers, results, stats, on_record)
         for r in waiting if judge is not None else ():
             if db.execute(STATUS_OF, (r["serial"],)).fetchone()[0] != "no_fact":
                 judge_replacement(db, judge, r["serial"], r["text"])
         # Alignment, review and rule learning come after the batch, not inside it: another
         # prompt would evict the batch's KV cache.
-        for ex in written:
-            clash = reading_clash(db, ex, texts[ex.serial])
-            try:
-                for t in ex.triples:
-                    propose_alignment(db, model, t.relation, texts[ex.serial])
-                agrees = bool(clash) and review_reading(model, texts[ex.serial], relation_catalogue(db), clash[1], ex)
-            except CmcError:
-                raise
-            except Exception:  # a model that fails here costs a review, never a record
-                continue
-            if clash:
-                rule_id, theirs = clash
-                with transaction(db):
-                    if agrees:  # the model takes the rule's reading: the record is rewritten
-                        retract_extraction(db, ex.serial)
-                        write_extraction(db, theirs, f"review:{rule_id}")
-                    back = record_rule_evidence(db, rule_id, ex.serial, agrees, entity_key(theirs.triples[0].subject))
-                stats.reviewed += 1 + len(back)
-                if agrees:
-                    continue
+        _review_and_learn(db, model, written, texts, stats)
+
+
+def _write_cached_and_ruled(db: sqlite3.Connection, rows: list, batch_size: int, results: list[Extraction],
+                            stats: IngestStats, on_record) -> list:
+    """Write the pending rows the cache or a rule reads, in order, until batch_size rows wait for
+    the model; returns those waiting rows."""
+    rules, waiting, done = RuleBook(db), [], []
+    for row in rows:
+        hit = _cached_or_ruled(db, rules, row)
+        if hit:
+            done.append(hit)
+            if len(done) >= WRITE_BATCH:
+                _write_all(db, done, results, stats, on_record)
+        else:
+            waiting.append(row)
+            if len(waiting) >= batch_size:
+                break
+    _write_all(db, done, results, stats, on_record)
+    return waiting
+
+
+def _write_model_readings(db: sqlite3.Connection, model: Model, texts: dict[int, str], speakers: dict,
+                          results: list[Extraction], stats: IngestStats, on_record) -> list[Extraction]:
+    """One model batch over texts, each record written (with the call's token counts) as soon as it
+    is read; returns the extractions that wrote facts."""
+    before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+    written: list[Extraction] = []
+    known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
+    for n, ex in enumerate(extract_batch(model, list(texts.items()),
+                                         relation_catalogue(db), known)):
+        ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
+        with transaction(db):  # each record is written as soon as it is read
+            if write_extraction(db, ex, "model"):
+                written.append(ex)
+            if n == 0:
+                bump_meta(db, "extract_calls", 1)
+                stats.model_calls += 1
+            now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+            bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
+            bump_meta(db, "extract_completion_tokens", now[1] - before[1])
+            before = now
+        stats.by_model += 1
+        stats.records += 1
+        results.append(ex)
+        if on_record:
+            on_record(ex, stats)
+    return written
+
+
+def _review_and_learn(db: sqlite3.Connection, model: Model, written: list[Extraction], texts: dict[int, str],
+                      stats: IngestStats) -> None:
+    """After a model batch: align each new relation, let the model review a reading an active rule
+    reads otherwise (rewriting the record when it takes the rule's), and learn rules from the rest."""
+    for ex in written:
+        clash = reading_clash(db, ex, texts[ex.serial])
+        try:
+            for t in ex.triples:
+                propose_alignment(db, model, t.relation, texts[ex.serial])
+            agrees = bool(clash) and review_reading(model, texts[ex.serial], relation_catalogue(db), clash[1], ex)
+        except CmcError:
+            raise
+        except Exception:  # a model that fails here costs a review, never a record
+            continue
+        if clash:
+            rule_id, theirs = clash
             with transaction(db):
-                stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
-                stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
+                if agrees:  # the model takes the rule's reading: the record is rewritten
+                    retract_extraction(db, ex.serial)
+                    write_extraction(db, theirs, f"review:{rule_id}")
+                back = record_rule_evidence(db, rule_id, ex.serial, agrees, entity_key(theirs.triples[0].subject))
+            stats.reviewed += 1 + len(back)
+            if agrees:
+                continue
+        with transaction(db):
+            stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
+            stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
 
 
 # A record of a conversation log names its speaker, after the date it was said on: "[8 May 2023]
