@@ -630,6 +630,38 @@ def private_cache_dir(*parts: str) -> Path:
     return level
 
 
+class _LlamaInternals:
+    """The two parts of a llama_cpp.Llama that LlamaModel uses beyond its documented API, kept here
+    so an upgrade has one place to mend (written against llama-cpp-python 0.3.36;
+    tests/test_real_model.py checks both on the installed version):
+
+    - `input_ids[:n_tokens]`, the tokens whose keys and values are in the KV cache, which
+      Llama.eval appends to. There is no public accessor.
+    - Setting `n_tokens` keeps only that many of them: Llama.eval removes the KV cache after
+      n_tokens before it decodes (as Llama.generate does to reuse a prompt's prefix)."""
+
+    WRITTEN_AGAINST = "0.3.36"
+    ATTRIBUTES = ("input_ids", "n_tokens")
+
+    def __init__(self, llm):
+        self.llm = llm
+
+    def cached_count(self) -> int:
+        return self.llm.n_tokens
+
+    def cached_tokens(self):
+        return self.llm.input_ids[:self.llm.n_tokens]
+
+    def keep_cached(self, count: int) -> None:
+        """Keep the first `count` cached tokens; the next eval continues after them."""
+        self.llm.n_tokens = count
+
+    def set_cached(self, tokens) -> None:
+        """Record `tokens` as cached after their KV state was loaded from disk."""
+        self.llm.input_ids[:len(tokens)] = tokens
+        self.llm.n_tokens = len(tokens)
+
+
 class LlamaModel:
     """A GGUF model run by llama-cpp-python on the CPU, greedy and deterministic.
 
@@ -688,7 +720,9 @@ class LlamaModel:
         # Instruction-tuned GGUFs get their chat template; base models get plain completion.
         self.chat = bool(self.chat_template) and "instruct" in (
             meta.get("general.name", "") + meta.get("general.finetune", "") + self.name).lower()
-        self._stop_ids = {t for t in (llm.token_eos(), llm._model.token_eot()) if t >= 0}
+        eot = llama_cpp.llama_vocab_eot(llama_cpp.llama_model_get_vocab(llm.model))
+        self._stop_ids = {t for t in (llm.token_eos(), eot) if t >= 0}
+        self._cache = _LlamaInternals(llm)
         self._llm = llm
 
     @staticmethod
@@ -725,13 +759,14 @@ class LlamaModel:
         room = self.n_ctx - 64
         if len(tokens) > room:  # keep the end: the question and the newest evidence live there
             tokens = tokens[:1] + tokens[-(room - 1):]
+        import llama_cpp
         llm = self.llm
-        first = llm.n_tokens == 0 and not self._prefix_tried
+        first = self._cache.cached_count() == 0 and not self._prefix_tried
         if first:
             self._prefix_tried = True
             self._restore_prefix(tokens)
-            self._whole = llm.n_tokens
-        cached = llm.input_ids[:llm.n_tokens]
+            self._whole = self._cache.cached_count()
+        cached = self._cache.cached_tokens()
         common = 0
         limit = min(len(cached), len(tokens) - 1)  # always evaluate one token to get logits
         while common < limit and cached[common] == tokens[common]:
@@ -740,14 +775,14 @@ class LlamaModel:
             common = min(common, self._whole)
             common -= common % llm.n_batch
             self._whole = common + (len(tokens) - common) // llm.n_batch * llm.n_batch
-        llm.n_tokens = common
+        self._cache.keep_cached(common)
         self.evaluated += len(tokens) - common
         if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep the first batch
             llm.eval(tokens[:llm.n_batch])
             self._save_prefix(tokens)
             common = llm.n_batch
         llm.eval(tokens[common:])
-        return self._np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(self.n_vocab,))
+        return self._np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(self.n_vocab,))
 
     # A process evaluates its first prompt from scratch, and most of it is the prompt's fixed
     # part (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
@@ -770,13 +805,11 @@ class LlamaModel:
         if not path.is_file():
             return
         out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
-        if llama_cpp.llama_state_seq_load_file(self.llm._ctx.ctx, str(path).encode(), 0, out, self.n_ctx,
+        if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
-            self.llm.input_ids[:count.value] = out[:count.value]
-            self.llm.n_tokens = count.value
+            self._cache.set_cached(out[:count.value])
         else:  # unreadable (another llama.cpp, a larger context): computed as if absent
-            self.llm._ctx.kv_cache_seq_rm(-1, 0, -1)
-            self.llm.n_tokens = 0
+            self.llm.reset()  # nothing cached: the next eval clears the whole KV cache first
 
     def _save_prefix(self, tokens: list[int]) -> None:
         import llama_cpp
@@ -786,9 +819,10 @@ class LlamaModel:
             # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
             fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
             os.close(fd)
-            n = self.llm.n_tokens  # one whole batch, just computed
-            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, part.encode(), 0,
-                                                   (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
+            cached = self._cache.cached_tokens()  # one whole batch, just computed
+            n = len(cached)
+            if llama_cpp.llama_state_seq_save_file(self.llm.ctx, part.encode(), 0,
+                                                   (llama_cpp.llama_token * n)(*cached), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
