@@ -32,7 +32,9 @@ import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Protocol, Sequence
+from typing import Annotated, Iterable, Iterator, Optional, Protocol, Sequence
+
+import typer
 
 HERE = Path(__file__).resolve().parent
 SCHEMA_PATH = HERE / "schema.sql"
@@ -628,6 +630,38 @@ def private_cache_dir(*parts: str) -> Path:
     return level
 
 
+class _LlamaInternals:
+    """The two parts of a llama_cpp.Llama that LlamaModel uses beyond its documented API, kept here
+    so an upgrade has one place to mend (written against llama-cpp-python 0.3.36;
+    tests/test_real_model.py checks both on the installed version):
+
+    - `input_ids[:n_tokens]`, the tokens whose keys and values are in the KV cache, which
+      Llama.eval appends to. There is no public accessor.
+    - Setting `n_tokens` keeps only that many of them: Llama.eval removes the KV cache after
+      n_tokens before it decodes (as Llama.generate does to reuse a prompt's prefix)."""
+
+    WRITTEN_AGAINST = "0.3.36"
+    ATTRIBUTES = ("input_ids", "n_tokens")
+
+    def __init__(self, llm):
+        self.llm = llm
+
+    def cached_count(self) -> int:
+        return self.llm.n_tokens
+
+    def cached_tokens(self):
+        return self.llm.input_ids[:self.llm.n_tokens]
+
+    def keep_cached(self, count: int) -> None:
+        """Keep the first `count` cached tokens; the next eval continues after them."""
+        self.llm.n_tokens = count
+
+    def set_cached(self, tokens) -> None:
+        """Record `tokens` as cached after their KV state was loaded from disk."""
+        self.llm.input_ids[:len(tokens)] = tokens
+        self.llm.n_tokens = len(tokens)
+
+
 class LlamaModel:
     """A GGUF model run by llama-cpp-python on the CPU, greedy and deterministic.
 
@@ -686,7 +720,9 @@ class LlamaModel:
         # Instruction-tuned GGUFs get their chat template; base models get plain completion.
         self.chat = bool(self.chat_template) and "instruct" in (
             meta.get("general.name", "") + meta.get("general.finetune", "") + self.name).lower()
-        self._stop_ids = {t for t in (llm.token_eos(), llm._model.token_eot()) if t >= 0}
+        eot = llama_cpp.llama_vocab_eot(llama_cpp.llama_model_get_vocab(llm.model))
+        self._stop_ids = {t for t in (llm.token_eos(), eot) if t >= 0}
+        self._cache = _LlamaInternals(llm)
         self._llm = llm
 
     @staticmethod
@@ -723,13 +759,14 @@ class LlamaModel:
         room = self.n_ctx - 64
         if len(tokens) > room:  # keep the end: the question and the newest evidence live there
             tokens = tokens[:1] + tokens[-(room - 1):]
+        import llama_cpp
         llm = self.llm
-        first = llm.n_tokens == 0 and not self._prefix_tried
+        first = self._cache.cached_count() == 0 and not self._prefix_tried
         if first:
             self._prefix_tried = True
             self._restore_prefix(tokens)
-            self._whole = llm.n_tokens
-        cached = llm.input_ids[:llm.n_tokens]
+            self._whole = self._cache.cached_count()
+        cached = self._cache.cached_tokens()
         common = 0
         limit = min(len(cached), len(tokens) - 1)  # always evaluate one token to get logits
         while common < limit and cached[common] == tokens[common]:
@@ -738,14 +775,14 @@ class LlamaModel:
             common = min(common, self._whole)
             common -= common % llm.n_batch
             self._whole = common + (len(tokens) - common) // llm.n_batch * llm.n_batch
-        llm.n_tokens = common
+        self._cache.keep_cached(common)
         self.evaluated += len(tokens) - common
         if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep the first batch
             llm.eval(tokens[:llm.n_batch])
             self._save_prefix(tokens)
             common = llm.n_batch
         llm.eval(tokens[common:])
-        return self._np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(self.n_vocab,))
+        return self._np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(self.n_vocab,))
 
     # A process evaluates its first prompt from scratch, and most of it is the prompt's fixed
     # part (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
@@ -768,13 +805,11 @@ class LlamaModel:
         if not path.is_file():
             return
         out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
-        if llama_cpp.llama_state_seq_load_file(self.llm._ctx.ctx, str(path).encode(), 0, out, self.n_ctx,
+        if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
-            self.llm.input_ids[:count.value] = out[:count.value]
-            self.llm.n_tokens = count.value
+            self._cache.set_cached(out[:count.value])
         else:  # unreadable (another llama.cpp, a larger context): computed as if absent
-            self.llm._ctx.kv_cache_seq_rm(-1, 0, -1)
-            self.llm.n_tokens = 0
+            self.llm.reset()  # nothing cached: the next eval clears the whole KV cache first
 
     def _save_prefix(self, tokens: list[int]) -> None:
         import llama_cpp
@@ -784,9 +819,10 @@ class LlamaModel:
             # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
             fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
             os.close(fd)
-            n = self.llm.n_tokens  # one whole batch, just computed
-            if llama_cpp.llama_state_seq_save_file(self.llm._ctx.ctx, part.encode(), 0,
-                                                   (llama_cpp.llama_token * n)(*self.llm.input_ids[:n]), n):
+            cached = self._cache.cached_tokens()  # one whole batch, just computed
+            n = len(cached)
+            if llama_cpp.llama_state_seq_save_file(self.llm.ctx, part.encode(), 0,
+                                                   (llama_cpp.llama_token * n)(*cached), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
@@ -1076,20 +1112,48 @@ def _names_not_modal(token: str, asked: bool = False) -> bool:
     return not asked and _POSSESSIVE.sub("", _bare(token)) in _NAMING_MODALS  # ("Aunt May's")
 
 
+@dataclass
+class _RecordTokens:
+    """A record's whitespace tokens as record_spans reads them: the matches (for offsets), the raw
+    tokens, their words and whether each is joined to the next (_token_shape)."""
+    text: str
+    tokens: list[re.Match]
+    raw: list[str]
+    words: list[str]
+    joined: list[bool]
+
+
+def _record_tokens(text: str) -> _RecordTokens:
+    tokens = list(re.finditer(r"\S+", text))
+    raw = [t.group() for t in tokens]
+    return _RecordTokens(text, tokens, raw, *_token_shape(raw))
+
+
 def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
     """Word-aligned literal spans of a record as (span, first word, last word + 1): the only
     values subject and object may take. The whole record is never a span. A span keeps a noun
     phrase whole: it does not cut a run of capitalised words ("Ademir Toscão", "Kelto Vash"), nor
     start inside a phrase opened by an article, possessive or preposition ("the sport of
     association football": not "football")."""
-    tokens = list(re.finditer(r"\S+", text))
-    raw = [t.group() for t in tokens]
-    words, joined = _token_shape(raw)
+    rec = _record_tokens(text)
+    kinds = _kind_nouns(rec) | _passive_participles(rec)
+    linked = _name_links(rec, kinds)
+    spans = _destination_spans(rec, linked)
+    verb = _opening_verb(rec.raw, rec.words, rec.joined)
+    verb_said = _verb_said(rec, verb)
+    for i in _span_starts(rec, linked, verb):
+        _add_spans_starting_at(rec, i, kinds, linked, verb_said, max_words, spans)
+    if rec.words[0] in _THIRD_PERSON and len(rec.raw) > 2:  # "She moved to Braga.": whom the record before names
+        spans.setdefault(rec.raw[0], (0, 1))
+    return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+
+
+def _kind_nouns(rec: _RecordTokens) -> set[int]:
+    """The tokens of lowercase nouns naming a kind of thing, not a thing: no span may contain them.
+    "the country of Japan", "the original broadcaster of X", "Aristotle's child": between "the" and
+    "of", right before "of" and a name, or after a possessive."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
     function = _EDGE_WORDS | _ARTICLES
-    spans: dict[str, tuple[int, int]] = {}
-    # "the country of Japan", "the original broadcaster of X", "Aristotle's child": lowercase
-    # nouns naming a kind of thing (between "the" and "of", right before "of" and a name, or
-    # after a possessive), not a thing; no span may contain them.
     kinds = set()
     for k in range(len(words) - 1):
         # ... and one right before "of" and a name: "holds citizenship of United States"
@@ -1107,21 +1171,32 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 j += 1
             if j < len(raw):  # not when they end the record: "at Aunt May's farm." is a place
                 kinds.update(range(k + 1, j))
-    # a lowercase participle between a verb of being (and an adverb such as "now") and a
-    # preposition is the verb of a passive or a progressive ("is associated with", "was founded
-    # by", "is now coming on"), never a thing
+    return kinds
+
+
+def _passive_participles(rec: _RecordTokens) -> set[int]:
+    """A lowercase participle between a verb of being (and an adverb such as "now") and a
+    preposition is the verb of a passive or a progressive ("is associated with", "was founded
+    by", "is now coming on"), never a thing."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+
     def after_being(k: int) -> bool:
         j = k - 1
         while j > 0 and words[j] in _PRE_VERB_ADVERBS and joined[j - 1]:
             j -= 1
         return words[j] in _BEING and joined[j]
-    kinds |= {k for k in range(1, len(raw) - 1)
-              if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
-              and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
-    # linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
-    # a run of capitalised words ("Ademir Toscão", "Kelto Vash"), and "X of Y" inside a name that
-    # follows a preposition ("at University of Fredville", "of Freedonian Party of Labour"; not "The
-    # Prime Minister of Freedonia", where the name is Freedonia)
+    return {k for k in range(1, len(raw) - 1)
+            if raw[k][0].islower() and len(words[k]) >= 5 and words[k].endswith(("ed", "ing"))
+            and after_being(k) and words[k + 1] in _PREPOSITIONS and joined[k - 1] and joined[k]}
+
+
+def _name_links(rec: _RecordTokens, kinds: set[int]) -> list[bool]:
+    """linked[k]: tokens k-1 and k belong to one name, so no span starts at k or ends at k-1:
+    a run of capitalised words ("Ademir Toscão", "Kelto Vash"), and "X of Y" inside a name that
+    follows a preposition ("at University of Fredville", "of Freedonian Party of Labour"; not "The
+    Prime Minister of Freedonia", where the name is Freedonia)."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
     linked = [False] * (len(raw) + 1)
     for k in range(1, len(raw)):
         linked[k] = (k not in kinds and _capitalised(raw[k - 1]) and _capitalised(raw[k]) and joined[k - 1]
@@ -1137,16 +1212,34 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
                 r -= 1
             if r >= 1 and (words[r - 1] in _PREPOSITIONS or (r >= 2 and words[r - 1] in _ARTICLES)):
                 linked[k] = linked[k + 1] = True
-    opened = _opening_destination(raw, words, joined, linked)
-    if opened:  # "flight to Rome" is one thing, though a name runs on from lowercase words
+    return linked
+
+
+def _destination_spans(rec: _RecordTokens, linked: list[bool]) -> dict[str, tuple[int, int]]:
+    """The record's opening phrase up to its destination as spans: "flight to Rome" is one thing,
+    though a name runs on from lowercase words."""
+    spans: dict[str, tuple[int, int]] = {}
+    opened = _opening_destination(rec.raw, rec.words, rec.joined, linked)
+    if opened:
         for first in (0, 1):
-            for span in _trim_span(text[tokens[first].start():tokens[opened - 1].end()]):
+            for span in _trim_span(rec.text[rec.tokens[first].start():rec.tokens[opened - 1].end()]):
                 spans.setdefault(span, (first, opened))
-    verb = _opening_verb(raw, words, joined)
-    # ... and no span runs from the name into it when its form says it is a verb ("Rosa plays
-    # tennis", "Zoe got a new phone"; not "Freedonia national football team", "Wendel van der Bos")
-    verb_said = verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
-        else len(tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
+    return spans
+
+
+def _verb_said(rec: _RecordTokens, verb: int | None) -> int:
+    """The opening verb's token when its form says it is a verb ("Rosa plays tennis", "Zoe got a
+    new phone"; not "Freedonia national football team", "Wendel van der Bos"): no span runs from
+    the name into it. Past the record's end when there is none."""
+    raw, words = rec.raw, rec.words
+    return verb if verb is not None and _verb_form(raw[verb]) and words[verb + 1] not in _CLAUSE_WORDS \
+        else len(rec.tokens) + 1  # ("UEFA competitions is ...": a plural noun before its verb)
+
+
+def _span_starts(rec: _RecordTokens, linked: list[bool], verb: int | None) -> list[int]:
+    """The tokens a span may start at: a phrase boundary."""
+    raw, words, joined = rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
     # later in the record, a lowercase past form right after a name is that name's verb ("… and
     # Lucia *became* club treasurer"), and a particle right after a verb goes with it ("Pedro
     # stepped *down*"): no span opens at either (_entity_like keeps a name from running into one)
@@ -1154,50 +1247,58 @@ def record_spans(text: str, max_words: int = 12) -> list[tuple[str, int, int]]:
              and words[k - 1] not in function and (words[k] in _IRREGULAR_PASTS or words[k].endswith("ed"))}
     particles = {k for k in range(1, len(raw)) if words[k] in _PARTICLES - _PREPOSITIONS and joined[k - 1]
                  and (k - 1 == verb or k - 1 in pasts)}
-    for i in range(len(tokens)):
+    starts = []
+    for i in range(len(rec.tokens)):
         if i in pasts or i in particles:
             continue
-        # a span starts at a phrase boundary: not inside a name, not after a modifier that
-        # itself follows "of"/"the"/"my" ("football" of "of association football"), not at the
-        # verb of the record's opening name ("switched" of "Ines switched to studying chemistry")
+        # not inside a name, not after a modifier that itself follows "of"/"the"/"my" ("football"
+        # of "of association football"), not at the verb of the record's opening name ("switched"
+        # of "Ines switched to studying chemistry")
         if linked[i] or i == verb or (i >= 2 and words[i - 1] not in function and joined[i - 1]
                          and words[i - 2] in _PHRASE_OPENERS and words[i] not in function
                          and not (raw[i - 1][0].islower() and _capitalised(raw[i]))):  # "my sister Lena"
             continue
-        opening = all(w in function for w in words[:i])  # only "The", "My", ... before it
-        for j in range(i, min(len(tokens), i + max_words)):
-            if j - i + 1 == len(tokens) and len(tokens) > 1:
-                continue
-            if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
-                break
-            if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
-                break
-            # nor across an adverb that stands before a verb: "The children now see Dr. Patel"
-            if j > i and words[j] in _CLAUSE_ADVERBS and raw[j][0].islower():
-                break
-            # nor runs across a lowercase relative word: "the country where rugby union was
-            # created" holds "country" and "rugby union", never "country where rugby union"
-            if j > i and words[j] in _RELATIVE and raw[j][0].islower():
-                break
-            # nor does it end inside a name ("Marek" of "Marek Olsa-Dunne") or before the
-            # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
-            if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
-                                 and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
-                                 and words[j + 1] not in function | _SENTENCE_ADVERBS):
-                continue
-            # nor is it a subject and its verb: the record's first words run on into a lowercase
-            # word that a preposition, article or particle follows are "Ana works (at)", "The
-            # appointment moved (to)", "The bins go (out)", not a name like "Tunisia national
-            # football team (is)"
-            if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES | _PARTICLES \
-                    and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
-                continue
-            for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
-                if _entity_like(span, sentence_start=i == 0):
-                    spans.setdefault(span, (i, j + 1))
-    if words[0] in _THIRD_PERSON and len(raw) > 2:  # "She moved to Braga.": whom the record before names
-        spans.setdefault(raw[0], (0, 1))
-    return sorted(((s, a, b) for s, (a, b) in spans.items()), key=lambda x: (-len(x[0]), x[0]))
+        starts.append(i)
+    return starts
+
+
+def _add_spans_starting_at(rec: _RecordTokens, i: int, kinds: set[int], linked: list[bool], verb_said: int,
+                           max_words: int, spans: dict[str, tuple[int, int]]) -> None:
+    """The entity-like spans from token i to each later token where a span may end, into spans
+    (the first placement of a span wins)."""
+    text, tokens, raw, words, joined = rec.text, rec.tokens, rec.raw, rec.words, rec.joined
+    function = _EDGE_WORDS | _ARTICLES
+    opening = all(w in function for w in words[:i])  # only "The", "My", ... before it
+    for j in range(i, min(len(tokens), i + max_words)):
+        if j - i + 1 == len(tokens) and len(tokens) > 1:
+            continue
+        if j in kinds or (i < verb_said <= j):  # "Rosa plays": a name and its verb
+            break
+        if j > i and raw[j - 1].endswith(";"):  # nor across a semicolon: "the band; the new"
+            break
+        # nor across an adverb that stands before a verb: "The children now see Dr. Patel"
+        if j > i and words[j] in _CLAUSE_ADVERBS and raw[j][0].islower():
+            break
+        # nor runs across a lowercase relative word: "the country where rugby union was
+        # created" holds "country" and "rugby union", never "country where rugby union"
+        if j > i and words[j] in _RELATIVE and raw[j][0].islower():
+            break
+        # nor does it end inside a name ("Marek" of "Marek Olsa-Dunne") or before the
+        # last word of a lowercase phrase that ends the record ("ice" of "of ice hockey.")
+        if linked[j + 1] or (j + 2 == len(tokens) and raw[j][0].islower() and raw[j + 1][0].islower()
+                             and joined[j] and words[j] not in function | _SENTENCE_ADVERBS
+                             and words[j + 1] not in function | _SENTENCE_ADVERBS):
+            continue
+        # nor is it a subject and its verb: the record's first words run on into a lowercase
+        # word that a preposition, article or particle follows are "Ana works (at)", "The
+        # appointment moved (to)", "The bins go (out)", not a name like "Tunisia national
+        # football team (is)"
+        if opening and j + 1 < len(tokens) and joined[j] and words[j + 1] in _PREPOSITIONS | _ARTICLES | _PARTICLES \
+                and any(raw[k][0].islower() and words[k] not in function for k in range(i + 1, j + 1)):
+            continue
+        for span in _trim_span(text[tokens[i].start():tokens[j].end()]):
+            if _entity_like(span, sentence_start=i == 0):
+                spans.setdefault(span, (i, j + 1))
 
 
 # Adverbs that may stand between a subject and its verb ("Felix now plays the violin").
@@ -1645,61 +1746,91 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         return Extraction(serial, status, reason="model marked it unresolved" if status == "unresolved" else "")
     triples, doubted = [], ""
     for t in data["triples"]:
-        s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
-        if SPAN_REPAIRS:
-            r, o = _slots_swapped(text, r, o) or (r, o)
-            s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-            o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
-        for part, value in (("subject", s), ("object", o)):
-            if not value or value not in text:
-                return Extraction(serial, "unresolved", reason=f"{part} {value!r} is not a span of the record")
-        if not entity_key(s) or not entity_key(o) or not relation_key(r):
-            return Extraction(serial, "unresolved", reason="a triple has an empty key")
-        if entity_key(s) == entity_key(o) and not _placements(text, s, o):
-            return Extraction(serial, "unresolved", reason=f"subject and object are both {s!r}")
+        s, r, o = _record_worded_slots(text, t) if SPAN_REPAIRS else \
+            (t["subject"].strip(), t["relation"].strip(), t["object"].strip())
+        problem = _slots_problem(text, s, r, o)
+        if problem:
+            return Extraction(serial, "unresolved", reason=problem)
         if not SPAN_REPAIRS:
             triples.append(Triple(s, r, o))
             continue
-        if text.index(o) < text.index(s):
-            s, o = o, s  # English puts the thing described first: one direction for every wording
-        if _counted(text, s) and not _counted(text, o):
-            s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
-        s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
-        s, r = _noun_run_on(text, s, r, o)
-        s, r = _noun_run_before(text, s, r, o)
-        s, r = _own_clause(text, s, r, o)
-        s, r = _owner_in_relation(text, s, r)
-        r, o = _noun_before_place(text, r, o)
+        s, r, o = _oriented_slots(text, s, r, o)
         between = text[text.index(s) + len(s):text.index(o)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
-            s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
-        named = _named_after_kind(text, s)
-        if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
-            triples.append(Triple(s, named[0], named[1]))
-            s = named[1]
-        kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
-        if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
-            r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
-        acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
-        if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
-            acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
-            if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
-                    or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
-                r = place
-        triples.append(Triple(s, r, o))
-        if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
-            triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
-        if acted_on:
-            triples.append(acted_on)
-        if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
-            triples.append(placed)
+        triples += _stated_triples(text, s, r, o, between)
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
+
+
+def _record_worded_slots(text: str, t: dict) -> tuple[str, str, str]:
+    """A reply triple's slots as the record words them: slots the model swapped put back, no
+    phrasal verb's particle, a date, day, time, rate or change of value read whole."""
+    s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
+    r, o = _slots_swapped(text, r, o) or (r, o)
+    s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
+    o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
+    return s, r, o
+
+
+def _slots_problem(text: str, s: str, r: str, o: str) -> str:
+    """Why a triple cannot stand ('' when it can): a slot that is not a span of the record, an
+    empty key, or subject and object one thing."""
+    for part, value in (("subject", s), ("object", o)):
+        if not value or value not in text:
+            return f"{part} {value!r} is not a span of the record"
+    if not entity_key(s) or not entity_key(o) or not relation_key(r):
+        return "a triple has an empty key"
+    if entity_key(s) == entity_key(o) and not _placements(text, s, o):
+        return f"subject and object are both {s!r}"
+    return ""
+
+
+def _oriented_slots(text: str, s: str, r: str, o: str) -> tuple[str, str, str]:
+    """The triple facing one way for every wording, its slots trimmed to whole noun phrases."""
+    if text.index(o) < text.index(s):
+        s, o = o, s  # English puts the thing described first: one direction for every wording
+    if _counted(text, s) and not _counted(text, o):
+        s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
+    s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
+    s, r = _noun_run_on(text, s, r, o)
+    s, r = _noun_run_before(text, s, r, o)
+    s, r = _own_clause(text, s, r, o)
+    s, r = _owner_in_relation(text, s, r)
+    r, o = _noun_before_place(text, r, o)
+    return s, r, o
+
+
+def _stated_triples(text: str, s: str, r: str, o: str, between: str) -> list[Triple]:
+    """The facts a checked triple states: itself, the described thing first, and those its
+    wording adds (whose kind a name is, a clause's own fact, the thing acted on, a role's place)."""
+    triples = []
+    if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
+        s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
+    named = _named_after_kind(text, s)
+    if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
+        triples.append(Triple(s, named[0], named[1]))
+        s = named[1]
+    kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
+    if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
+        r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
+    acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
+    if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
+        acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
+        if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
+                or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
+            r = place
+    triples.append(Triple(s, r, o))
+    if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
+        triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
+    if acted_on:
+        triples.append(acted_on)
+    if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
+        triples.append(placed)
+    return triples
 
 
 def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
@@ -2356,18 +2487,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
         if not rows:
             compact_anchor_index(db)
             return results
-        rules, waiting, done = RuleBook(db), [], []
-        for row in rows:
-            hit = _cached_or_ruled(db, rules, row)
-            if hit:
-                done.append(hit)
-                if len(done) >= WRITE_BATCH:
-                    _write_all(db, done, results, stats, on_record)
-            else:
-                waiting.append(row)
-                if len(waiting) >= batch_size:
-                    break
-        _write_all(db, done, results, stats, on_record)
+        waiting = _write_cached_and_ruled(db, rows, batch_size, results, stats, on_record)
         if not waiting:
             continue
         if model is None:
@@ -2375,55 +2495,89 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                            "embedded model with `make install`.")
         speakers = {r["serial"]: said_by(db, r["serial"], r["text"]) for r in waiting}
         texts = {s: fact_text(body) for s, (_, body) in speakers.items()}
-        before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
-        written: list[Extraction] = []
-        known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
-        for n, ex in enumerate(extract_batch(model, list(texts.items()),
-                                             relation_catalogue(db), known)):
-            ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
-            with transaction(db):  # each record is written as soon as it is read
-                if write_extraction(db, ex, "model"):
-                    written.append(ex)
-                if n == 0:
-                    bump_meta(db, "extract_calls", 1)
-                    stats.model_calls += 1
-                now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
-                bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
-                bump_meta(db, "extract_completion_tokens", now[1] - before[1])
-                before = now
-            stats.by_model += 1
-            stats.records += 1
-            results.append(ex)
-            if on_record:
-                on_record(ex, stats)
+        written = _write_model_readings(db, model, texts, speakers, results, stats, on_record)
         for r in waiting if judge is not None else ():
             if db.execute(STATUS_OF, (r["serial"],)).fetchone()[0] != "no_fact":
                 judge_replacement(db, judge, r["serial"], r["text"])
         # Alignment, review and rule learning come after the batch, not inside it: another
         # prompt would evict the batch's KV cache.
-        for ex in written:
-            clash = reading_clash(db, ex, texts[ex.serial])
-            try:
-                for t in ex.triples:
-                    propose_alignment(db, model, t.relation, texts[ex.serial])
-                agrees = bool(clash) and review_reading(model, texts[ex.serial], relation_catalogue(db), clash[1], ex)
-            except CmcError:
-                raise
-            except Exception:  # a model that fails here costs a review, never a record
-                continue
-            if clash:
-                rule_id, theirs = clash
-                with transaction(db):
-                    if agrees:  # the model takes the rule's reading: the record is rewritten
-                        retract_extraction(db, ex.serial)
-                        write_extraction(db, theirs, f"review:{rule_id}")
-                    back = record_rule_evidence(db, rule_id, ex.serial, agrees, entity_key(theirs.triples[0].subject))
-                stats.reviewed += 1 + len(back)
-                if agrees:
-                    continue
+        _review_and_learn(db, model, written, texts, stats)
+
+
+def _write_cached_and_ruled(db: sqlite3.Connection, rows: list, batch_size: int, results: list[Extraction],
+                            stats: IngestStats, on_record) -> list:
+    """Write the pending rows the cache or a rule reads, in order, until batch_size rows wait for
+    the model; returns those waiting rows."""
+    rules, waiting, done = RuleBook(db), [], []
+    for row in rows:
+        hit = _cached_or_ruled(db, rules, row)
+        if hit:
+            done.append(hit)
+            if len(done) >= WRITE_BATCH:
+                _write_all(db, done, results, stats, on_record)
+        else:
+            waiting.append(row)
+            if len(waiting) >= batch_size:
+                break
+    _write_all(db, done, results, stats, on_record)
+    return waiting
+
+
+def _write_model_readings(db: sqlite3.Connection, model: Model, texts: dict[int, str], speakers: dict,
+                          results: list[Extraction], stats: IngestStats, on_record) -> list[Extraction]:
+    """One model batch over texts, each record written (with the call's token counts) as soon as it
+    is read; returns the extractions that wrote facts."""
+    before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+    written: list[Extraction] = []
+    known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
+    for n, ex in enumerate(extract_batch(model, list(texts.items()),
+                                         relation_catalogue(db), known)):
+        ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
+        with transaction(db):  # each record is written as soon as it is read
+            if write_extraction(db, ex, "model"):
+                written.append(ex)
+            if n == 0:
+                bump_meta(db, "extract_calls", 1)
+                stats.model_calls += 1
+            now = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
+            bump_meta(db, "extract_prompt_tokens", (now[0] - before[0]) - (now[1] - before[1]))
+            bump_meta(db, "extract_completion_tokens", now[1] - before[1])
+            before = now
+        stats.by_model += 1
+        stats.records += 1
+        results.append(ex)
+        if on_record:
+            on_record(ex, stats)
+    return written
+
+
+def _review_and_learn(db: sqlite3.Connection, model: Model, written: list[Extraction], texts: dict[int, str],
+                      stats: IngestStats) -> None:
+    """After a model batch: align each new relation, let the model review a reading an active rule
+    reads otherwise (rewriting the record when it takes the rule's), and learn rules from the rest."""
+    for ex in written:
+        clash = reading_clash(db, ex, texts[ex.serial])
+        try:
+            for t in ex.triples:
+                propose_alignment(db, model, t.relation, texts[ex.serial])
+            agrees = bool(clash) and review_reading(model, texts[ex.serial], relation_catalogue(db), clash[1], ex)
+        except CmcError:
+            raise
+        except Exception:  # a model that fails here costs a review, never a record
+            continue
+        if clash:
+            rule_id, theirs = clash
             with transaction(db):
-                stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
-                stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
+                if agrees:  # the model takes the rule's reading: the record is rewritten
+                    retract_extraction(db, ex.serial)
+                    write_extraction(db, theirs, f"review:{rule_id}")
+                back = record_rule_evidence(db, rule_id, ex.serial, agrees, entity_key(theirs.triples[0].subject))
+            stats.reviewed += 1 + len(back)
+            if agrees:
+                continue
+        with transaction(db):
+            stats.reviewed += len(learn_rule(db, ex, texts[ex.serial]))
+            stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
 
 
 # A record of a conversation log names its speaker, after the date it was said on: "[8 May 2023]
@@ -4646,380 +4800,410 @@ def _add_inspect_tools(server, call: ToolCalls) -> None:
 
 # ── cli ────────  typer commands, each a few lines calling the functions above
 
-def _cli():
-    import typer
-    from typing import Annotated, Optional
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="cmc: an offline memory that answers from what you told it, after you changed your mind.")
+DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
+                                               show_default="~/.local/share/cmc/memory.db")]
+ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
+                                                 help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
+AnswerModelOpt = Annotated[Optional[str], typer.Option(
+    "--answer-model", envvar="CMC_ANSWER_MODEL",
+    help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
+AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
+                                                help="Read the memory as it stood after record N.")]
+BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
+                                        help="Characters of evidence the read selects.")]
+QuestionArg = Annotated[list[str], typer.Argument(help="The question.")]
 
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
-                      help="cmc: an offline memory that answers from what you told it, after you changed your mind.")
-    DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="CMC_DB", help="Memory database file.",
-                                                   show_default="~/.local/share/cmc/memory.db")]
-    ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
-                                                     help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
-    AnswerModelOpt = Annotated[Optional[str], typer.Option(
-        "--answer-model", envvar="CMC_ANSWER_MODEL",
-        help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
-    JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
-    AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
-                                                    help="Read the memory as it stood after record N.")]
 
-    def err(message: str):
-        from rich.console import Console
-        Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
-        raise typer.Exit(1)
+def exit_with_error(message: str):
+    """A red `error:` line on stderr and exit code 1."""
+    from rich.console import Console
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True, soft_wrap=True)
+    raise typer.Exit(1)
 
-    def out():
-        from rich.console import Console
-        return Console(highlight=False)
 
-    def with_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
-        """The database; a command that only reads opens it read-only (it may be)."""
-        path = path or default_db_path()
-        return open_db(path, read_only), path
+def stdout_console():
+    from rich.console import Console
+    return Console(highlight=False)
 
-    def guarded(command):
-        """A command whose write the disk refuses (full, read-only) ends in one line, not a
-        traceback; the commands' own transactions say it in more detail (StorageError)."""
-        @functools.wraps(command)
-        def run(*args, **kwargs):
-            try:
-                return command(*args, **kwargs)
-            except sqlite3.OperationalError as e:
-                refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
-                if refused is None:
-                    raise
-                err(str(refused))
-        return run
 
-    @app.command()
-    def add(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
+def markup_escaped(text: str) -> str:
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
+
+
+def open_command_db(path: Optional[Path], read_only: bool = False) -> tuple[sqlite3.Connection, Path]:
+    """The database; a command that only reads opens it read-only (it may be)."""
+    path = path or default_db_path()
+    return open_db(path, read_only), path
+
+
+def disk_refusal_as_error(command):
+    """A command whose write the disk refuses (full, read-only) ends in one line, not a
+    traceback; the commands' own transactions say it in more detail (StorageError)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except sqlite3.OperationalError as e:
+            refused = storage_error(e, path=str(kwargs.get("db") or default_db_path()))
+            if refused is None:
+                raise
+            exit_with_error(str(refused))
+    return run
+
+
+def cli_command(name: str):
+    """Register a module-level function as the CLI command `name`, its disk refusals as errors."""
+    return lambda function: app.command(name)(disk_refusal_as_error(function))
+
+
+def gather_records(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
+    """(text, source) per record from the arguments, '-' (stdin) and --file, in that order."""
+    items = file_records(file) if file else []
+    for t in texts:
+        if t == "-":  # a byte-order mark is dropped, as from a file
+            lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
+            items += [(clean_record(l), "stdin") for l in lines if l.strip()]
+        else:
+            items.append((clean_record(t), "cli"))
+    if not items:
+        raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
+    return items
+
+
+def extraction_progress(show: bool, conn):
+    """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
+    if not show:
+        return contextlib.nullcontext(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    total = conn.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
+    bar = Progress(TextColumn("extracting"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]} rec/s · {task.fields[calls]} model calls · "
+                              "{task.fields[rules]} active rules"), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=False)
+    task = bar.add_task("extract", total=total, rate="0", calls=0, rules=0)
+    started = time.perf_counter()
+
+    def on_record(ex, stats):
+        rate = stats.records / max(time.perf_counter() - started, 1e-6)
+        bar.update(task, completed=stats.records, rate=f"{rate:,.0f}", calls=stats.model_calls,
+                   rules=stats.rules_active)
+
+    @contextlib.contextmanager
+    def shown():
+        with bar:
+            yield on_record
+    return shown()
+
+
+def full_disk_during_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
+    """A full disk during `add`: what this run stored (one transaction: all or none) and
+    extracted before it filled."""
+    if new and not stored:
+        done = f"none of the {new:,} new records were stored"
+    else:
+        done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
+        done += f", {e.held[1]:,} wait for extraction" if e.held else ""
+    return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
+            "nothing is half-written. Free some space and run the same command again to finish.")
+
+
+def print_added(rows: list[dict], file: Optional[Path], items: list, serials: list[int], stats: IngestStats) -> None:
+    """One line per record added; a bulk load (--file) ends with a summary instead."""
+    con = stdout_console()
+    if file:
+        counts = {k: sum(r["status"] == k for r in rows) for k in ("facts", "unresolved", "no_fact")}
+        con.print(f"stored {len(serials)} record(s) from {file} ({len(items) - len(serials)} already stored); "
+                  f"extracted {stats.records}: {counts['facts']} facts, {counts['unresolved']} unresolved, "
+                  f"{counts['no_fact']} no_fact; {stats.model_calls} model call(s), {stats.by_rule} by rule, "
+                  f"{stats.by_cache} by cache; {stats.rules_active} active rule(s)")
+        for r in rows:
+            if r["status"] == "unresolved":
+                con.print(f"  [{r['serial']}] unresolved: {r['reason']}", markup=False)
+        return
+    for r in rows:
+        trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
+        con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
+                  + (f"  ({r['reason']})" if r["reason"] else ""))
+
+
+@cli_command("add")
+def add_cmd(texts: Annotated[Optional[list[str]], typer.Argument(help="Record text; '-' reads stdin, one record per line.")] = None,
             file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Add one record per non-empty line.")] = None,
             when: Annotated[Optional[str], typer.Option("--time", metavar="ISO",
                                                         help="When the records speak of (default: now).")] = None,
             db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
-        """Store records (serials in order), then extract their facts."""
-        new, serials, stats = [], [], IngestStats()
-        try:
-            items = _gather(texts or [], file)
-            when = record_time(when) if when else None  # checked before the model loads
-            loaded = load_model(model)  # before storing: a missing model must leave the db untouched
-            judge = load_judge(judge_name())
-            conn, _ = with_db(db)
-            skip = stored_file_sources(conn, file) if file else set()
-            new = [(t, s, when) for t, s in items if s not in skip]
-            serials = add_records(conn, new)
-            with _progress(bool(file) and not as_json, conn) as on_record:
-                done = extract_pending(conn, loaded, on_record, stats=stats, judge=judge)
-                results = {ex.serial: ex for ex in done}
-        except StorageError as e:
-            err(_stopped_add(e, len(new), len(serials), stats.records) if e.full else str(e))
-        except CmcError as e:
-            err(str(e))
-        # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
-        rows = [{"serial": s, "status": results[s].status if s in results else "pending",
-                 "reason": results[s].reason if s in results else "",
-                 "triples": [dict(vars(t)) for t in results[s].triples] if s in results else []} for s in serials]
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
+    """Store records (serials in order), then extract their facts."""
+    new, serials, stats = [], [], IngestStats()
+    try:
+        items = gather_records(texts or [], file)
+        when = record_time(when) if when else None  # checked before the model loads
+        loaded = load_model(model)  # before storing: a missing model must leave the db untouched
+        judge = load_judge(judge_name())
+        conn, _ = open_command_db(db)
+        skip = stored_file_sources(conn, file) if file else set()
+        new = [(t, s, when) for t, s in items if s not in skip]
+        serials = add_records(conn, new)
+        with extraction_progress(bool(file) and not as_json, conn) as on_record:
+            done = extract_pending(conn, loaded, on_record, stats=stats, judge=judge)
+            results = {ex.serial: ex for ex in done}
+    except StorageError as e:
+        exit_with_error(full_disk_during_add(e, len(new), len(serials), stats.records) if e.full else str(e))
+    except CmcError as e:
+        exit_with_error(str(e))
+    # vars(), not asdict(): its deep copy cost 0.3 s per 10,000 records of a bulk add
+    rows = [{"serial": s, "status": results[s].status if s in results else "pending",
+             "reason": results[s].reason if s in results else "",
+             "triples": [dict(vars(t)) for t in results[s].triples] if s in results else []} for s in serials]
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    print_added(rows, file, items, serials, stats)
+
+
+def print_evidence(con, evidence: list[dict], truncated: bool) -> None:
+    more = " (more matched than the budget holds)" if truncated else ""
+    con.print(f"evidence: {', '.join(str(e['serial']) for e in evidence) or 'none'}{more}")
+    for e in evidence:
+        mark = " [dim](replaced later)[/dim]" if e.get("replaced") else ""
+        con.print(f"  [dim][{e['serial']}] {e['time'][:10]} {markup_escaped(e['why'])}[/dim]{mark} {markup_escaped(e['text'])}")
+
+
+def print_explanation(con, why: Explanation) -> None:
+    def hop(e: dict) -> str:  # a fact read backwards: its record's subject is on the right
+        arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
+        return markup_escaped(f"{e['subject']} {arrow} {e['object']} [{e['serial']}]")
+    con.print("anchors: " + (markup_escaped(", ".join(why.anchors)) or "none"))
+    for p in why.paths:
+        con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))
+    for s in why.superseded:
+        con.print(f"  skipped: {hop(s)} — superseded by [{s['superseded_by']}]")
+
+
+@cli_command("ask")
+def ask_cmd(question: QuestionArg,
+            as_of: AsOfOpt = None,
+            show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
+                                                   "and the older versions that were skipped.")] = False,
+            db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
+            budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
+    """Answer a question from the current memory with one model call."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
+        why = explain(conn, " ".join(question), as_of) if show_why else None
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        doc = result.public()
+        print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
+        return
+    con = stdout_console()
+    con.print(f"[bold]{markup_escaped(result.answer)}[/bold]")
+    print_evidence(con, result.evidence, result.truncated)
+    if why:
+        print_explanation(con, why)
+
+
+@cli_command("recall")
+def recall_cmd(question: QuestionArg,
+               as_of: AsOfOpt = None, db: DbOpt = None, budget: BudgetOpt = READ_BUDGET,
+               as_json: JsonOpt = False):
+    """Print the evidence a question selects, without calling a model (for an agent to read)."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        result = recall(conn, " ".join(question), as_of, budget)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(result.public(), ensure_ascii=False))
+        return
+    print_evidence(stdout_console(), result.evidence, result.truncated)
+
+
+@cli_command("facts")
+def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
+              as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
+    """List the current edges (or every assertion with --all)."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    rows = facts(conn, all_versions, as_of)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    from rich.table import Table
+    table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
+    for r in rows:
+        table.add_row(str(r["serial"]), r["subject"], r["relation"] + (" *" if r.get("other_way") else ""),
+                      r["object"], *(["yes" if r["current"] else ""] if all_versions else []))
+    if any(r.get("other_way") for r in rows):
+        table.caption = "* the same record's fact kept the other way round"
+    stdout_console().print(table)
+
+
+@cli_command("relations")
+def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+    """The relation catalogue and the aliases aligned onto each relation."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    rows = relations(conn)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    from rich.table import Table
+    table = Table("relation", "assertions", "first seen", "aliases (how)")
+    for r in rows:
+        table.add_row(r["relation"], str(r["assertions"]), str(r["first_seen"]),
+                      ", ".join(f"{a['alias']} ({a['how']})" for a in r["aliases"]))
+    stdout_console().print(table)
+
+
+@cli_command("info")
+def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
+    """Database path, schema version, counts and model."""
+    try:
+        conn, path = open_command_db(db, read_only=True)
+    except CmcError as e:
+        exit_with_error(str(e))
+    data = info(conn, str(path), model)
+    if as_json:
+        print(json.dumps(data))
+        return
+    for k, v in data.items():  # plain lines: no rich import on the fast path
+        print(f"{k:>26}  {v}")
+
+
+@cli_command("history")
+def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
+                relation: Annotated[Optional[str], typer.Option("--relation", "-r", help="Only this relation.")] = None,
+                db: DbOpt = None, as_json: JsonOpt = False):
+    """Every version of each (subject, relation), oldest first, marking the current one."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        found = history(conn, " ".join(subject), relation)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps([asdict(h) for h in found], ensure_ascii=False))
+        return
+    con = stdout_console()
+    for h in found:
+        con.print(markup_escaped(f"{h.subject} —{h.relation}→"))
+        for v in h.versions:
+            con.print(f"  [dim][{v.serial}][/dim] {markup_escaped(v.object)}" + ("  [bold](current)[/bold]" if v.current else ""))
+
+
+def confirmed_matches(conn: sqlite3.Connection, match: str, yes: bool) -> list[int]:
+    """The serials of the records containing `match`, listed on stderr and confirmed unless --yes."""
+    found = match_records(conn, match)
+    if not found:
+        raise CmcError(f"No record contains {match!r}; nothing was forgotten.")
+    from rich.console import Console
+    preview = Console(stderr=True, highlight=False)  # beside the question, off stdout
+    for s, t in found:
+        preview.print(f"  [dim][{s}][/dim] {markup_escaped(t)}")
+    if not yes and not typer.confirm(f"Forget these {len(found)} record(s)?", err=True):
+        raise CmcError("Nothing was forgotten.")
+    return [s for s, _ in found]
+
+
+@cli_command("forget")
+def forget_cmd(serials: Annotated[Optional[list[int]], typer.Argument(help="Serials of the records to forget.")] = None,
+               match: Annotated[Optional[str], typer.Option("--match", help="Forget the records containing this "
+                                                            "phrase; lists them and asks first.")] = None,
+               yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before forgetting --match results.")] = False,
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Retract records: their text is deleted, their facts fall back to the previous version."""
+    try:
+        conn, _ = open_command_db(db)
+        wanted = list(serials or [])
+        if match is not None:
+            wanted += confirmed_matches(conn, match, yes)
+        done = forget(conn, wanted)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done), ensure_ascii=False))
+        return
+    con = stdout_console()
+    con.print(f"forgot {', '.join(map(str, done.serials))}: the text is deleted; the serials remain as tombstones.")
+    for r in done.restored:
+        con.print(markup_escaped(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
+    for r in done.removed:
+        con.print(markup_escaped(f"  {r['subject']} —{r['relation']}→ has no version left"))
+
+
+@cli_command("mcp")
+def mcp_cmd(db: DbOpt = None, model: ModelOpt = None):
+    """Serve this memory to an agent: an MCP server on stdin/stdout (register it in an MCP client)."""
+    try:
+        server = mcp_server(db, model)
+    except CmcError as e:
+        exit_with_error(str(e))
+    server.run("stdio")
+
+
+@cli_command("export")
+def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
+    try:
+        conn, _ = open_command_db(db, read_only=True)
+        if path is None or str(path) == "-":
+            for _, line in export_lines(conn):
+                print(line)
             return
-        con = out()
-        if file:  # a bulk load ends with a summary, not a line per record
-            counts = {k: sum(r["status"] == k for r in rows) for k in ("facts", "unresolved", "no_fact")}
-            con.print(f"stored {len(serials)} record(s) from {file} ({len(items) - len(serials)} already stored); "
-                      f"extracted {stats.records}: {counts['facts']} facts, {counts['unresolved']} unresolved, "
-                      f"{counts['no_fact']} no_fact; {stats.model_calls} model call(s), {stats.by_rule} by rule, "
-                      f"{stats.by_cache} by cache; {stats.rules_active} active rule(s)")
-            for r in rows:
-                if r["status"] == "unresolved":
-                    con.print(f"  [{r['serial']}] unresolved: {r['reason']}", markup=False)
-            return
-        for r in rows:
-            trip = "; ".join(f"{t['subject']} —{t['relation']}→ {t['object']}" for t in r["triples"])
-            con.print(f"[bold][{r['serial']}][/bold] {r['status']}" + (f"  {trip}" if trip else "")
-                      + (f"  ({r['reason']})" if r["reason"] else ""))
+        done = export(conn, path)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"wrote {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
 
-    def _stopped_add(e: StorageError, new: int, stored: int, extracted: int) -> str:
-        """A full disk during `add`: what this run stored (one transaction: all or none) and
-        extracted before it filled."""
-        if new and not stored:
-            done = f"none of the {new:,} new records were stored"
-        else:
-            done = (f"the {stored:,} new records were stored and " if stored else "") + f"{extracted:,} extracted"
-            done += f", {e.held[1]:,} wait for extraction" if e.held else ""
-        return (f"The disk holding {e.path} is full: {done}; the write that failed was rolled back whole, so "
-                "nothing is half-written. Free some space and run the same command again to finish.")
 
-    def _progress(show: bool, conn):
-        """A rich progress bar on stderr while a bulk load is extracted; yields on_record."""
-        import contextlib
-        if not show:
-            return contextlib.nullcontext(None)
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        total = conn.execute("SELECT count(*) FROM records WHERE status = 'pending'").fetchone()[0]
-        bar = Progress(TextColumn("extracting"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[rate]} rec/s · {task.fields[calls]} model calls · "
-                                  "{task.fields[rules]} active rules"), TimeElapsedColumn(),
-                       console=Console(stderr=True), transient=False)
-        task = bar.add_task("extract", total=total, rate="0", calls=0, rules=0)
-        started = time.perf_counter()
+@cli_command("import")
+def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written by cmc export.")],
+               db: DbOpt = None, as_json: JsonOpt = False):
+    """Load an export into an empty database (the current graph is recomputed)."""
+    try:
+        conn, _ = open_command_db(db)
+        done = import_memory(conn, path)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"imported {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
+                           + f"; {done.current_edges} current edges")
 
-        def on_record(ex, stats):
-            rate = stats.records / max(time.perf_counter() - started, 1e-6)
-            bar.update(task, completed=stats.records, rate=f"{rate:,.0f}", calls=stats.model_calls,
-                       rules=stats.rules_active)
 
-        @contextlib.contextmanager
-        def shown():
-            with bar:
-                yield on_record
-        return shown()
-
-    def _gather(texts: list[str], file: Optional[Path]) -> list[tuple[str, str]]:
-        items = file_records(file) if file else []
-        for t in texts:
-            if t == "-":  # a byte-order mark is dropped, as from a file
-                lines = sys.stdin.read().removeprefix("\ufeff").splitlines()
-                items += [(clean_record(l), "stdin") for l in lines if l.strip()]
-            else:
-                items.append((clean_record(t), "cli"))
-        if not items:
-            raise CmcError("Nothing to add. Give record text, --file PATH or '-' for stdin.")
-        return items
-
-    BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
-                                            help="Characters of evidence the read selects.")]
-
-    @app.command("ask")
-    def ask_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
-                as_of: AsOfOpt = None,
-                show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
-                                                       "and the older versions that were skipped.")] = False,
-                db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
-                budget: BudgetOpt = READ_BUDGET, as_json: JsonOpt = False):
-        """Answer a question from the current memory with one model call."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
-            why = explain(conn, " ".join(question), as_of) if show_why else None
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            doc = result.public()
-            print(json.dumps({**doc, "explain": asdict(why)} if why else doc, ensure_ascii=False))
-            return
-        con = out()
-        con.print(f"[bold]{escape(result.answer)}[/bold]")
-        print_evidence(con, result.evidence, result.truncated)
-        if why:
-            print_explanation(con, why)
-
-    @app.command("recall")
-    def recall_cmd(question: Annotated[list[str], typer.Argument(help="The question.")],
-                   as_of: AsOfOpt = None, db: DbOpt = None, budget: BudgetOpt = READ_BUDGET,
-                   as_json: JsonOpt = False):
-        """Print the evidence a question selects, without calling a model (for an agent to read)."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            result = recall(conn, " ".join(question), as_of, budget)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(result.public(), ensure_ascii=False))
-            return
-        print_evidence(out(), result.evidence, result.truncated)
-
-    def print_evidence(con, evidence: list[dict], truncated: bool) -> None:
-        more = " (more matched than the budget holds)" if truncated else ""
-        con.print(f"evidence: {', '.join(str(e['serial']) for e in evidence) or 'none'}{more}")
-        for e in evidence:
-            mark = " [dim](replaced later)[/dim]" if e.get("replaced") else ""
-            con.print(f"  [dim][{e['serial']}] {e['time'][:10]} {escape(e['why'])}[/dim]{mark} {escape(e['text'])}")
-
-    def escape(text: str) -> str:
-        from rich.markup import escape as rich_escape
-        return rich_escape(text)
-
-    def print_explanation(con, why: Explanation) -> None:
-        def hop(e: dict) -> str:  # a fact read backwards: its record's subject is on the right
-            arrow = f"←{e['relation']}—" if e.get("reverse") else f"—{e['relation']}→"
-            return escape(f"{e['subject']} {arrow} {e['object']} [{e['serial']}]")
-        con.print("anchors: " + (escape(", ".join(why.anchors)) or "none"))
-        for p in why.paths:
-            con.print("  path: " + " ⇒ ".join(hop(e) for e in p["edges"]))
-        for s in why.superseded:
-            con.print(f"  skipped: {hop(s)} — superseded by [{s['superseded_by']}]")
-
-    @app.command("facts")
-    def facts_cmd(all_versions: Annotated[bool, typer.Option("--all", help="Include overwritten assertions.")] = False,
-                  as_of: AsOfOpt = None, db: DbOpt = None, as_json: JsonOpt = False):
-        """List the current edges (or every assertion with --all)."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        rows = facts(conn, all_versions, as_of)
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
-            return
-        from rich.table import Table
-        table = Table("serial", "subject", "relation", "object", *(["current"] if all_versions else []))
-        for r in rows:
-            table.add_row(str(r["serial"]), r["subject"], r["relation"] + (" *" if r.get("other_way") else ""),
-                          r["object"], *(["yes" if r["current"] else ""] if all_versions else []))
-        if any(r.get("other_way") for r in rows):
-            table.caption = "* the same record's fact kept the other way round"
-        out().print(table)
-
-    @app.command("relations")
-    def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
-        """The relation catalogue and the aliases aligned onto each relation."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        rows = relations(conn)
-        if as_json:
-            print(json.dumps(rows, ensure_ascii=False))
-            return
-        from rich.table import Table
-        table = Table("relation", "assertions", "first seen", "aliases (how)")
-        for r in rows:
-            table.add_row(r["relation"], str(r["assertions"]), str(r["first_seen"]),
-                          ", ".join(f"{a['alias']} ({a['how']})" for a in r["aliases"]))
-        out().print(table)
-
-    @app.command("info")
-    def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
-        """Database path, schema version, counts and model."""
-        try:
-            conn, path = with_db(db, read_only=True)
-        except CmcError as e:
-            err(str(e))
-        data = info(conn, str(path), model)
-        if as_json:
-            print(json.dumps(data))
-            return
-        for k, v in data.items():  # plain lines: no rich import on the fast path
-            print(f"{k:>26}  {v}")
-
-    @app.command("history")
-    def history_cmd(subject: Annotated[list[str], typer.Argument(help="The subject, e.g. Room B.")],
-                    relation: Annotated[Optional[str], typer.Option("--relation", "-r", help="Only this relation.")] = None,
-                    db: DbOpt = None, as_json: JsonOpt = False):
-        """Every version of each (subject, relation), oldest first, marking the current one."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            found = history(conn, " ".join(subject), relation)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps([asdict(h) for h in found], ensure_ascii=False))
-            return
-        con = out()
-        for h in found:
-            con.print(escape(f"{h.subject} —{h.relation}→"))
-            for v in h.versions:
-                con.print(f"  [dim][{v.serial}][/dim] {escape(v.object)}" + ("  [bold](current)[/bold]" if v.current else ""))
-
-    @app.command("forget")
-    def forget_cmd(serials: Annotated[Optional[list[int]], typer.Argument(help="Serials of the records to forget.")] = None,
-                   match: Annotated[Optional[str], typer.Option("--match", help="Forget the records containing this "
-                                                                "phrase; lists them and asks first.")] = None,
-                   yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before forgetting --match results.")] = False,
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Retract records: their text is deleted, their facts fall back to the previous version."""
-        try:
-            conn, _ = with_db(db)
-            wanted = list(serials or [])
-            if match is not None:
-                found = match_records(conn, match)
-                if not found:
-                    raise CmcError(f"No record contains {match!r}; nothing was forgotten.")
-                from rich.console import Console
-                preview = Console(stderr=True, highlight=False)  # beside the question, off stdout
-                for s, t in found:
-                    preview.print(f"  [dim][{s}][/dim] {escape(t)}")
-                if not yes and not typer.confirm(f"Forget these {len(found)} record(s)?", err=True):
-                    raise CmcError("Nothing was forgotten.")
-                wanted += [s for s, _ in found]
-            done = forget(conn, wanted)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done), ensure_ascii=False))
-            return
-        con = out()
-        con.print(f"forgot {', '.join(map(str, done.serials))}: the text is deleted; the serials remain as tombstones.")
-        for r in done.restored:
-            con.print(escape(f"  {r['subject']} —{r['relation']}→ {r['object']} [{r['serial']}] is current again"))
-        for r in done.removed:
-            con.print(escape(f"  {r['subject']} —{r['relation']}→ has no version left"))
-
-    @app.command("mcp")
-    def mcp_cmd(db: DbOpt = None, model: ModelOpt = None):
-        """Serve this memory to an agent: an MCP server on stdin/stdout (register it in an MCP client)."""
-        try:
-            server = mcp_server(db, model)
-        except CmcError as e:
-            err(str(e))
-        server.run("stdio")
-
-    @app.command("export")
-    def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file to write (default: stdout).")] = None,
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Write the whole memory as JSONL: records, tombstones, assertions, rules, relation alignments."""
-        try:
-            conn, _ = with_db(db, read_only=True)
-            if path is None or str(path) == "-":
-                for _, line in export_lines(conn):
-                    print(line)
-                return
-            done = export(conn, path)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"wrote {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
-
-    @app.command("import")
-    def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written by cmc export.")],
-                   db: DbOpt = None, as_json: JsonOpt = False):
-        """Load an export into an empty database (the current graph is recomputed)."""
-        try:
-            conn, _ = with_db(db)
-            done = import_memory(conn, path)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"imported {escape(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
-                    + f"; {done.current_edges} current edges")
-
-    @app.command("rebuild")
-    def rebuild_cmd(db: DbOpt = None, as_json: JsonOpt = False):
-        """Recompute the current graph, entities and full-text indexes from stored data (no model)."""
-        try:
-            conn, _ = with_db(db)
-            done = rebuild(conn)
-        except CmcError as e:
-            err(str(e))
-        if as_json:
-            print(json.dumps(asdict(done)))
-            return
-        out().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
-                    f"{done.entities_added} added, {done.entities_removed} removed; "
-                    f"{done.other_way} facts kept the other way round")
-
-    for command in app.registered_commands:
-        command.callback = guarded(command.callback)
-    return app
+@cli_command("rebuild")
+def rebuild_cmd(db: DbOpt = None, as_json: JsonOpt = False):
+    """Recompute the current graph, entities and full-text indexes from stored data (no model)."""
+    try:
+        conn, _ = open_command_db(db)
+        done = rebuild(conn)
+    except CmcError as e:
+        exit_with_error(str(e))
+    if as_json:
+        print(json.dumps(asdict(done)))
+        return
+    stdout_console().print(f"{done.current_edges} current edges ({done.changed_edges} changed); entities: "
+                           f"{done.entities_added} added, {done.entities_removed} removed; "
+                           f"{done.other_way} facts kept the other way round")
 
 
 def main() -> None:
-    _cli()()
+    app()
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
 
     preds = [json.loads(l) for l in (tmp / "fc.jsonl").read_text().splitlines()]
     texts = {i + 1: f[0] for i, f in enumerate(FACTS)}
-    size = lambda p: len(cmc.EVIDENCE_PREFIX) + sum(len(cmc._line(s, texts[s])) for s in p["evidence"])  # noqa: E731
+    size = lambda p: sum(len(f"[{s}] {texts[s]}\n") for s in p["evidence"])  # noqa: E731  (the evidence's lines)
     by = {(p["view"], p["id"]): p for p in preds}
     # the path (3, 6, 7) and, through the one window of this tiny history, the other current fact
     # (5); the superseded records 1, 2 and 4 are left out

@@ -19,7 +19,7 @@ def run(tmp_path, monkeypatch):
     model = FakeModel()
     monkeypatch.setattr(cmc, "load_model", lambda path: model)
     runner = CliRunner()
-    app = cmc._cli()
+    app = cmc.app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [*args, "--db", str(tmp_path / "m.db")], input=input)
@@ -107,7 +107,7 @@ def test_bad_input_is_one_red_line_and_exit_1(run, args, message):
 
 def test_missing_model_names_the_path_and_leaves_the_db_untouched(tmp_path):
     db = tmp_path / "m.db"
-    result = CliRunner().invoke(cmc._cli(), ["add", "Ana lives in Lyon.", "--db", str(db),
+    result = CliRunner().invoke(cmc.app, ["add", "Ana lives in Lyon.", "--db", str(db),
                                              "--model", str(tmp_path / "nope.gguf")])
     assert result.exit_code == 1
     assert "nope.gguf" in result.stderr and "--model" in result.stderr

@@ -35,7 +35,7 @@ def lives_in(prompt):
 def run(tmp_path, monkeypatch):
     model = FakeModel(default=lives_in)
     monkeypatch.setattr(cmc, "load_model", lambda path: model)
-    runner, app = CliRunner(), cmc._cli()
+    runner, app = CliRunner(), cmc.app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [*args, "--db", str(tmp_path / "m.db")], input=input)

@@ -417,7 +417,7 @@ def test_memory_add_with_a_missing_model_leaves_the_database_untouched(tmp_path)
 def run(tmp_path, monkeypatch):
     model = FakeModel()
     monkeypatch.setattr(cmc, "load_model", lambda path: model)
-    runner, app = CliRunner(), cmc._cli()
+    runner, app = CliRunner(), cmc.app
 
     def invoke(*args, input=None, db="m.db"):
         return runner.invoke(app, [*args, "--db", str(tmp_path / db)], input=input)

@@ -91,7 +91,7 @@ def test_ask_gives_the_answer_and_evidence_of_the_cli(meeting, tmp_path, monkeyp
     assert {3, 5} <= set(serials) and 1 not in serials  # Room A's meeting record was superseded
     assert text(asked).splitlines()[:2] == ["floor 5", "evidence:"]
     monkeypatch.setattr(cmc, "load_model", lambda path: FakeModel([" floor 5"]))
-    cli = CliRunner().invoke(cmc._cli(), ["ask", FLOOR, "--json", "--db", str(tmp_path / "m.db")])
+    cli = CliRunner().invoke(cmc.app, ["ask", FLOOR, "--json", "--db", str(tmp_path / "m.db")])
     assert json.loads(cli.stdout) == asked.structured_content
 
 
@@ -252,7 +252,7 @@ def test_stdio_session_with_the_embedded_model_answers_as_the_cli(tmp_path):
             proc.kill()
         log.close()
     assert not asked["isError"] and "Tallinn" in asked["structuredContent"]["answer"]
-    runner, app, db = CliRunner(), cmc._cli(), str(tmp_path / "cli.db")
+    runner, app, db = CliRunner(), cmc.app, str(tmp_path / "cli.db")
     assert runner.invoke(app, ["add", *records, "--time", said, "--db", db]).exit_code == 0
     cli = json.loads(runner.invoke(app, ["ask", question, "--json", "--db", db]).stdout)
     assert cli == asked["structuredContent"]  # answer, evidence (with times), anchors, edges

@@ -192,10 +192,10 @@ def test_cli_recall_json_prints_the_evidence_without_a_model(tmp_path, monkeypat
     meeting_history(db)
     db.close()
     monkeypatch.setattr(cmc, "load_model", no_model)
-    result = CliRunner().invoke(cmc._cli(), ["recall", FLOOR_Q, "--db", path, "--json"])
+    result = CliRunner().invoke(cmc.app, ["recall", FLOOR_Q, "--db", path, "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert {3, 5} <= {e["serial"] for e in doc["evidence"]}
     assert set(doc["evidence"][0]) >= {"serial", "time", "text", "why"}
-    human = CliRunner().invoke(cmc._cli(), ["recall", FLOOR_Q, "--db", path])
+    human = CliRunner().invoke(cmc.app, ["recall", FLOOR_Q, "--db", path])
     assert "Room B is on floor 5." in " ".join(human.stdout.split())  # rich wraps long lines

@@ -29,7 +29,7 @@ def test_paper_example_end_to_end(tmp_path, model):
 
 
 def test_cli_add_and_ask_with_the_embedded_model(tmp_path):
-    runner, app, db = CliRunner(), cmc._cli(), str(tmp_path / "cli.db")
+    runner, app, db = CliRunner(), cmc.app, str(tmp_path / "cli.db")
     added = runner.invoke(app, ["add", "Ana Silva works at Brisco.", "Brisco is based in Velmar.", "--db", db, "--json"])
     assert added.exit_code == 0, added.output
     assert [r["serial"] for r in json.loads(added.stdout)] == [1, 2]
@@ -111,3 +111,31 @@ def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_be
     assert used.evaluated < 2 * len(tokens), "the shared whole batches are reused"
     alone = cmc.LlamaModel(model.path)
     assert numpy.array_equal(after, alone._feed(tokens)), "to the bit what the prompt alone gives"
+
+
+def test_the_llama_cpp_python_internals_cmc_relies_on_are_still_there(model):
+    """An upgrade of llama-cpp-python that renames or changes what LlamaModel uses beyond Llama's
+    documented methods fails here, saying what to mend, instead of giving other answers."""
+    import llama_cpp
+    import numpy
+    mend = (f"llama-cpp-python {llama_cpp.__version__} (cmc.py was written against "
+            f"{cmc._LlamaInternals.WRITTEN_AGAINST}): update {{}} in cmc.py")
+    for name in ("llama_get_logits", "llama_model_get_vocab", "llama_vocab_eot", "llama_state_seq_load_file",
+                 "llama_state_seq_save_file", "llama_log_set", "llama_log_callback"):
+        assert callable(getattr(llama_cpp, name, None)), f"no llama_cpp.{name}: " + mend.format("LlamaModel")
+    llm = cmc.LlamaModel(model.path).llm  # its own context: the shared model's cache stays as it was
+    for name in ("ctx", "model", "n_batch", "reset", *cmc._LlamaInternals.ATTRIBUTES):
+        assert hasattr(llm, name), f"no Llama.{name}: " + mend.format("_LlamaInternals and LlamaModel")
+    cache = cmc._LlamaInternals(llm)
+    tokens = llm.tokenize(("Notes: " + "Pim keeps a blue lantern in the shed. " * 40).encode(), add_bos=True)
+    assert len(tokens) > 2 * llm.n_batch
+    llm.reset()
+    llm.eval(tokens)
+    whole = numpy.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(llm.n_vocab(),)).copy()
+    assert cache.cached_count() == len(tokens) and list(cache.cached_tokens()) == tokens, \
+        "Llama.eval no longer records its tokens in input_ids[:n_tokens]: " + mend.format("_LlamaInternals")
+    cache.keep_cached(llm.n_batch)
+    llm.eval(tokens[llm.n_batch:])
+    again = numpy.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(llm.n_vocab(),))
+    assert numpy.array_equal(whole, again), ("setting n_tokens no longer keeps just that many cached tokens "
+                                             "(Llama.eval drops the KV cache after them): " + mend.format("_LlamaInternals"))

@@ -177,7 +177,7 @@ def test_forgetting_a_record_while_it_is_extracted(tmp_path):
 def run(tmp_path, monkeypatch):
     model = FakeModel()
     monkeypatch.setattr(cmc, "load_model", lambda path: model)
-    runner, app = CliRunner(), cmc._cli()
+    runner, app = CliRunner(), cmc.app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [*args, "--db", str(tmp_path / "m.db")], input=input)

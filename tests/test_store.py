@@ -204,7 +204,7 @@ def test_newer_schema_is_refused_by_the_cli_in_one_line(tmp_path):
     raw = sqlite3.connect(path)
     raw.execute("PRAGMA user_version = 99")
     raw.close()
-    result = CliRunner().invoke(cmc._cli(), ["facts", "--db", str(path)])
+    result = CliRunner().invoke(cmc.app, ["facts", "--db", str(path)])
     assert result.exit_code == 1
     assert "schema version 99, newer than this cmc" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
