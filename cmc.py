@@ -777,10 +777,10 @@ class LlamaModel:
             self._whole = common + (len(tokens) - common) // llm.n_batch * llm.n_batch
         self._cache.keep_cached(common)
         self.evaluated += len(tokens) - common
-        if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep the first batch
-            llm.eval(tokens[:llm.n_batch])
+        if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep its whole batches
+            common = (len(tokens) - 1) // llm.n_batch * llm.n_batch
+            llm.eval(tokens[:common])
             self._save_prefix(tokens)
-            common = llm.n_batch
         llm.eval(tokens[common:])
         return self._np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(self.n_vocab,))
 
@@ -788,8 +788,8 @@ class LlamaModel:
     # part (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
     # one-record `add`, 1.1-1.4 s of prefill here). So the KV cache of a process's first prompt
     # is kept on disk, one file per model and per opening of the prompt, in whole batches of
-    # n_batch tokens; the next process whose first prompt starts with the same batch loads it
-    # instead of computing it. Only whole batches: llama.cpp's numbers for a token depend on the
+    # n_batch tokens; the next process whose first prompt opens the same way loads it and
+    # reuses the whole batches the two prompts share instead of computing them. Only whole batches: llama.cpp's numbers for a token depend on the
     # batch it was computed in, so a restored batch gives the logits a fresh process computes,
     # to the bit, and an answer never depends on what an earlier process cached.
     def _prefix_file(self, tokens: list[int]) -> Path:
