@@ -1464,6 +1464,17 @@ def _wants_resolving(text: str) -> bool:
     return bool(_DOUBT_HINT.search(text.lower()) or "?" in text or _REFERRING & set(words_of(text)))
 
 
+def allowed_statuses(text: str, spans: Sequence) -> tuple[str, ...]:
+    """The statuses the model may choose for a record: no facts without a span, never
+    unresolved for a record that nothing makes so (_wants_resolving), never facts for a request."""
+    statuses = STATUSES if spans else STATUSES[1:]
+    if spans and text and not _wants_resolving(text):  # "The spare key is under the plant pot."
+        statuses = tuple(s for s in statuses if s != "unresolved")
+    if _REQUEST.match(text):  # "Please remember to bring the quarterly report." asks, states nothing:
+        statuses = STATUSES[1:]  # unresolved (text the reader always sees) or no_fact, as the model says
+    return statuses
+
+
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "") -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
     fits EXTRACT_SCHEMA: the model chooses the status (never unresolved for a record that
@@ -1471,11 +1482,7 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
     the record's literal spans (an object never overlaps its subject: a small model otherwise
     copies the subject), and names each relation in its own words."""
     reply = ' {"status": "'
-    statuses = STATUSES if spans else STATUSES[1:]
-    if spans and text and not _wants_resolving(text):  # "The spare key is under the plant pot."
-        statuses = tuple(s for s in statuses if s != "unresolved")
-    if _REQUEST.match(text):  # "Please remember to bring the quarterly report." asks, states nothing:
-        statuses = STATUSES[1:]  # unresolved (text the reader always sees) or no_fact, as the model says
+    statuses = allowed_statuses(text, spans)
     status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
     if status != "facts":
         return reply + status + '", "triples": []}'
