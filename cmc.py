@@ -19,7 +19,6 @@ default: all cores; 1 is faster when another process keeps the cores busy).
 import contextlib
 import errno
 import functools
-import itertools
 import json
 import mmap
 import os
@@ -1570,154 +1569,12 @@ def _doubt(between: str) -> str:
     return ""
 
 
-def _sole_verb(between: str, aside: set[str] = _PRE_VERB_ADVERBS) -> str:
-    """The verb that is the only word between a record's two names, the words `aside` aside
-    ("directs" in "X directs Y", "now leads" with the adverbs), or ''."""
-    words = [w for w in words_of(between) if w not in aside]
-    return words[0] if len(words) == 1 and _verb_form(words[0]) else ""
-
-
-def _a_kind(value: str) -> bool:
-    """Whether a value names a kind of thing, not one thing: lowercase words without a
-    determiner ("chemistry", "sales"; not "the shop")."""
-    words = words_of(value)
-    return value == value.lower() and bool(words) and words[0] not in _DETERMINERS | {"its"}
-
-
-def _holds_role(between: str, relation: str, value: str) -> bool:
-    """Whether "X directs Y" was named `director`: the only word between the two names is a verb
-    and the relation is its agent noun (director, manager, chairperson), the role X holds for
-    Y. Then the fact is Y's, as "The director of Y is X" says it: Y has one director at a time,
-    who may direct more than one thing. (Named after the verb itself, "performed", it stays as
-    written.) Not when Y is a kind of thing, lowercase words without a determiner ("teaches
-    chemistry", "manages sales"): a subject has many teachers, and the fact is X's."""
-    verb = _sole_verb(between)
-    if not verb or _a_kind(value):
-        return False
-    stems = {verb[:-2], verb[:-1]} if verb.endswith(("es", "ed")) else {verb[:-1]} if verb.endswith("s") else set()
-    name = relation_key(relation)
-    # an agent suffix: "support" for "Sam supports Arsenal" names what Sam does, not a role
-    return any(name in (stem + "or", stem + "er", stem + "r", stem + "person") for stem in stems if len(stem) >= 3)
-
-
-def _nearer_conjunct(text: str, s: str, o: str) -> str:
-    """The one of two joined names ("Pia and Jonas") that the clause of the object names again
-    ("Pia and Jonas broke up; *Pia's* partner is now Emil."): the fact is said there, of that
-    name alone. Else the subject as read."""
-    parts, start, end = re.split(r"\s+(?:and|&)\s+", s), text.index(s) + len(s), text.index(o)
-    if len(parts) < 2 or start > end:
-        return s
-    between = text[start:end]
-    clause = _CLAUSE_BREAK.split(between)[-1]
-    again = [m[0] for p in parts if (m := re.search(r"(?<!\w)" + re.escape(p) + r"(?:['’]s?)?(?!\w)", clause))]
-    return again[0] if len(again) == 1 and s not in between else s
-
-
-_CLAUSE_END = re.compile(r"[;,!?]|\.(?:\s|$)|\s(?:and|but|so|while|whereas)\s")
-
-
-def _clause_fact(text: str, s: str, o: str) -> Triple | None:
-    """The fact of a clause whose subject phrase the model's object only ends: in "Sam's train to
-    Leeds leaves at 8:05." Leeds is where the train goes, said inside the phrase (a noun and a
-    preposition, no verb, between the two names), and the clause's own verb goes on to its
-    value. That value is the subject's too, under the words between them, adverbs aside
-    ("train to Leeds leaves at"): a second train, or the train's new time ("Sam's train to
-    Leeds now leaves at 8:35."), is told apart by them. None when the clause says no verb and
-    value after the object."""
-    start, end = text.index(s) + len(s), text.index(o)
-    inside = text[start:end].split()
-    inside = inside[:-1] if inside[-1:] and inside[-1] in _ARTICLES else inside  # "lunch with the Smiths"
-    if not 1 <= len(inside) <= 3 or inside[-1] not in _PREPOSITIONS - {"of"} or not _proper(o) \
-            or any(not w.isalpha() or not w.islower() or w in _CLAUSE_WORDS | _BEING or _verb_form(w) for w in inside):
-        return None  # a verb between the names ("The rent went up to 1,020 euros …"): the model's fact
-    rest = text[end + len(o):]
-    rest = rest[:m.start()] if (m := _CLAUSE_END.search(rest)) else rest
-    words = [w for w in rest.split() if w not in _PRE_VERB_ADVERBS]
-    if not words or not (words[0] in _CLAUSE_WORDS | _BEING or _verb_form(words[0])):
-        return None
-    tail = rest.rstrip(" .")
-    after_verb = tail[tail.index(words[0]) + len(words[0]):]  # the value comes after the verb
-    values = [v for v, _, _ in record_spans(text) if v != o and after_verb.endswith(" " + v)]
-    if not values:
-        return None
-    value = max(values, key=len)
-    relation = " ".join(w for w in text[start:text.index(value, end + len(o))].split() if w not in _PRE_VERB_ADVERBS)
-    return Triple(s, relation, value)
-
-
 def _text_between(text: str, subject: str, obj: str) -> str | None:
     """A record's text from its subject to its object ("Tom works at Acme.": " works at "), or
     None when it does not name the object after the subject."""
     start = text.find(subject)
     end = text.find(obj, start + len(subject)) if start >= 0 else -1
     return text[start + len(subject):end] if end > start else None
-
-
-_AUXILIARY_VERBS = _BEING | {"has", "have", "had", "will", "would"}
-
-
-def _acted_on(text: str, s: str, o: str) -> tuple[Triple, str] | None:
-    """The thing the subject's verb acts on, or the role it is said to be, when the record says
-    it right before a preposition and the model's object: "Megan teaches maths at Ridgeway
-    School." read as (Megan, teacher, Ridgeway School) also says (Megan, teaches, maths), and
-    she teaches_at the school; "Hana is studying law at Durham." (Hana, studying, law); "Layla is
-    a pharmacist in Leeds." (Layla, is_a, pharmacist), a pharmacist_in Leeds. The thing is one
-    lowercase noun (WordNet's) with no article after a verb, a role one or two after "a" or "an".
-    Returns that fact and the relation of the model's, or None ("Ivo Marsh is famous for …", "Ben
-    got married in Rome.", "… a citizen of France")."""
-    between = _text_between(text, s, o)
-    if between is None or not _proper(o):
-        return None
-    tokens = [t for t in between.split() if t not in _PRE_VERB_ADVERBS]
-    if len(tokens) < 3 or tokens[-1] not in {"at", "in", "for", "with", "on"}:
-        return None
-    role = next((k for k in (1, 2) if len(tokens) == k + 3 and tokens[0] in _BEING and tokens[1] in {"a", "an"}), 0)
-    nouns = tokens[-1 - role:-1] if role else tokens[-2:-1]
-    if any(not n.isalpha() or not n.islower() or n in _EDGE_WORDS | _PARTICLES or n.endswith(("ed", "ing"))
-           for n in nouns) or not LEXICON.noun_kinds(nouns[-1]):
-        return None
-    if role:
-        return Triple(s, "is_a", " ".join(nouns)), f"{nouns[-1]}_{tokens[-1]}"
-    verb = tokens[-3]
-    if not (_verb_form(verb) or verb.endswith("ing")) or verb in _EDGE_WORDS \
-            or any(t not in _AUXILIARY_VERBS for t in tokens[:-3]):
-        return None
-    return Triple(s, verb, nouns[0]), f"{verb}_{tokens[-1]}"
-
-
-# "is the senior partner at Elm Surgery": a copula, an article, the role, a preposition, a name
-_ROLE_AT = re.compile(r"\s+(at|in|for|with|on)\s+(?:the\s+)?([A-Z][\w'’&-]*(?:\s+(?:of\s+|and\s+|&\s+)?[A-Z][\w'’&-]*)*)")
-
-
-def _role_at_place(text: str, s: str, o: str) -> Triple | None:
-    """Where a role the subject is said to be is held, when the model took the role for the
-    value: "Dr Moss is the senior partner at Elm Surgery." read as (Dr Moss, role, senior partner)
-    also says (Dr Moss, senior_partner_at, Elm Surgery), the way "Layla is a pharmacist in
-    Leeds." is Layla's pharmacist_in (_acted_on). The role is lowercase words right after a
-    copula and an article; the place, a capitalised name right after it and a preposition."""
-    between = _text_between(text, s, o)
-    if between is None or _proper(o) or not o.islower():
-        return None
-    words = [w for w in between.split() if w not in _PRE_VERB_ADVERBS]
-    if len(words) != 2 or words[0] not in _BEING or words[1] not in _ARTICLES:
-        return None
-    m = _ROLE_AT.match(text, text.index(o, text.index(s) + len(s)) + len(o))
-    if not m:
-        return None
-    place = m[2].rstrip(".")
-    return Triple(s, "_".join(words_of(o) + [m[1]]), place) if place in text else None
-
-
-def _named_after_kind(text: str, span: str) -> tuple[str, str] | None:
-    """(kind, name) when a possessive span is followed by lowercase nouns and a name ("*Mei's*
-    brother Ken lives in …"): the sentence is about the name, which is the possessor's kind. Not
-    when a verb follows the nouns ("Hugo's favourite restaurant is Bistro Nord")."""
-    if not _possessive(span):
-        return None
-    m = re.match(r"((?:\s+[a-z]+){1,3})\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)", text[text.index(span) + len(span):])
-    if not m or any(w in _EDGE_WORDS | _ARTICLES for w in m[1].split()):
-        return None
-    return "_".join(m[1].split()), m[2].rstrip(".,;:!?")
 
 
 _KIND_OPENING = re.compile(r"(?:My|Our|Your)\s")
@@ -1736,9 +1593,6 @@ def _kind_before(text: str, name: str) -> str:
     return " ".join(w for w in m[1].split() if w != "new")  # "our new vet" is our vet, changed
 
 
-SPAN_REPAIRS = True  # ablation switch (bench): the English span, direction and clause repairs below
-
-
 def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     """Parse and check a model reply against EXTRACT_SCHEMA and the literal-span rule."""
     try:
@@ -1753,34 +1607,20 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
         return Extraction(serial, status, reason="model marked it unresolved" if status == "unresolved" else "")
     triples, doubted = [], ""
     for t in data["triples"]:
-        s, r, o = _record_worded_slots(text, t) if SPAN_REPAIRS else \
-            (t["subject"].strip(), t["relation"].strip(), t["object"].strip())
+        s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
         problem = _slots_problem(text, s, r, o)
         if problem:
             return Extraction(serial, "unresolved", reason=problem)
-        if not SPAN_REPAIRS:
-            triples.append(Triple(s, r, o))
-            continue
-        s, r, o = _oriented_slots(text, s, r, o)
-        between = text[text.index(s) + len(s):text.index(o)]
+        first, second = sorted((s, o), key=text.index)
+        between = text[text.index(first) + len(first):text.index(second)]
         doubt = _doubt(between)
         if doubt:  # "Bo is not a member of the chess club" is no fact about Bo and the club
             doubted = doubted or f"{doubt}: {s!r} and {o!r} are related by {' '.join(between.split())!r}"
             continue
-        triples += _stated_triples(text, s, r, o, between)
+        triples.append(Triple(s, r, o))
     if not triples:
         return Extraction(serial, "unresolved", reason=doubted or "status facts without triples")
     return Extraction(serial, "facts", triples)
-
-
-def _record_worded_slots(text: str, t: dict) -> tuple[str, str, str]:
-    """A reply triple's slots as the record words them: slots the model swapped put back, no
-    phrasal verb's particle, a date, day, time, rate or change of value read whole."""
-    s, r, o = t["subject"].strip(), t["relation"].strip(), t["object"].strip()
-    r, o = _slots_swapped(text, r, o) or (r, o)
-    s, o = _without_phrasal_verb(s), _without_phrasal_verb(o)
-    o = _changed_from(text, _rate_of(text, _day_and_time(text, _nth_day(text, _whole_date(text, o)))))
-    return s, r, o
 
 
 def _slots_problem(text: str, s: str, r: str, o: str) -> str:
@@ -1794,280 +1634,6 @@ def _slots_problem(text: str, s: str, r: str, o: str) -> str:
     if entity_key(s) == entity_key(o) and not _placements(text, s, o):
         return f"subject and object are both {s!r}"
     return ""
-
-
-def _oriented_slots(text: str, s: str, r: str, o: str) -> tuple[str, str, str]:
-    """The triple facing one way for every wording, its slots trimmed to whole noun phrases."""
-    if text.index(o) < text.index(s):
-        s, o = o, s  # English puts the thing described first: one direction for every wording
-    if _counted(text, s) and not _counted(text, o):
-        s, o = o, s  # ... but an amount is what a thing comes to: "I pay 900 pounds rent."
-    s, o = _nearer_conjunct(text, s, o), _possessive_run_on(text, o)
-    s, r = _noun_run_on(text, s, r, o)
-    s, r = _noun_run_before(text, s, r, o)
-    s, r = _own_clause(text, s, r, o)
-    s, r = _owner_in_relation(text, s, r)
-    r, o = _noun_before_place(text, r, o)
-    return s, r, o
-
-
-def _stated_triples(text: str, s: str, r: str, o: str, between: str) -> list[Triple]:
-    """The facts a checked triple states: itself, the described thing first, and those its
-    wording adds (whose kind a name is, a clause's own fact, the thing acted on, a role's place)."""
-    triples = []
-    if _DESCRIBES_LATER.fullmatch(between) or _ROLE_OF.fullmatch(between) or _holds_role(between, r, o):
-        s, o = o, s  # ... but "Berlin is the capital of Germany" describes Germany
-    named = _named_after_kind(text, s)
-    if named and named[1] != o:  # "Mei's brother Ken lives in Vancouver": Ken's, and Mei's brother
-        triples.append(Triple(s, named[0], named[1]))
-        s = named[1]
-    kind = _kind_before(text, s)  # "My sister Nadia lives in Cairo.": the model's `my_sister`
-    if kind and set(relation_key(r).split("_")) <= {"my", "our", "your", "new", *kind.split()} and between.strip():
-        r = " ".join(between.split())  # is "lives in" (write_extraction stores that my sister is Nadia)
-    acted_on = _acted_on(text, s, o)  # "Megan teaches *maths* at Ridgeway School."
-    if acted_on:  # ... and teaches_at Ridgeway School, when the model named the place's fact as
-        acted_on, place = acted_on  # the thing's (`teacher`, `law` of "studying law at Durham")
-        if relation_signature(relation_key(r)) == relation_signature(relation_key(acted_on.relation)) \
-                or set(words_of(r.replace("_", " "))) & set(words_of(acted_on.object)):
-            r = place
-    triples.append(Triple(s, r, o))
-    if clause := _clause_fact(text, s, o):  # "Sam's train to Leeds *leaves at 8:05*."
-        triples.append(Triple(*_owner_in_relation(text, clause.subject, clause.relation), clause.object))
-    if acted_on:
-        triples.append(acted_on)
-    if placed := _role_at_place(text, s, o):  # "Dr Moss is the senior partner *at Elm Surgery*."
-        triples.append(placed)
-    return triples
-
-
-def _noun_run_on(text: str, s: str, r: str, o: str) -> tuple[str, str]:
-    """(subject, relation) with the subject's noun whole when a small model took the noun for
-    the relation: "The spare keys are with Nina." read as (spare, keys, Nina) is about "spare
-    keys", related to Nina by "are with". The lowercase words right after a lowercase subject
-    up to a verb of being, all said in the relation's name, belong to the subject ("Tom's
-    brother is Ken." keeps `brother`: a possessive names an owner, a role follows it)."""
-    between = _text_between(text, s, o)
-    if between is None or _proper(s) or _possessive(s.split()[-1]):
-        return s, r
-    tokens = between.split()
-    name = words_of(r.replace("_", " "))
-    run = 0
-    while run < len(tokens) and tokens[run].isalpha() and tokens[run].islower() \
-            and tokens[run] not in _EDGE_WORDS and any(_like_word(tokens[run], n) for n in name):
-        run += 1
-    if not run or run >= len(tokens) - 1 or tokens[run] not in _BEING:
-        return s, r
-    return " ".join([s, *tokens[:run]]), "_".join(tokens[run:])
-
-
-def _noun_run_before(text: str, s: str, r: str, o: str) -> tuple[str, str]:
-    """(subject, relation) with the subject's noun phrase whole when a small model took its last
-    noun for the subject and an earlier one for the relation: "The fire alarm test moved to
-    11am." read as (test, alarm, 11am) is about "fire alarm test", related to 11am by "moved
-    to". The lowercase words between an opening article or possessive and the subject, one of
-    them said in the relation's name, belong to the subject. Else as read."""
-    m = re.match(r"\s*(?:the|a|an|my|our|your|his|her|their)\s+((?:[a-z]+\s+){1,3})" + re.escape(s) + r"(?!\w)",
-                 text, re.IGNORECASE)
-    if not m or not s.islower():
-        return s, r
-    before, name = m[1].split(), words_of(r.replace("_", " "))
-    if any(w in _EDGE_WORDS or _verb_form(w) for w in before) \
-            or not any(_like_word(w, n) for w in before for n in name):
-        return s, r
-    end = text.find(o, m.end())
-    relation = "_".join(w for w in text[m.end():end].split() if w not in _PRE_VERB_ADVERBS) if end >= 0 else ""
-    return (text[m.start(1):m.end()], relation) if relation else (s, r)
-
-
-# a clause's own subject up to its verb of being: "[our] landlord is now", "[Li's] boss is"
-_CLAUSE_SUBJECT = re.compile(r"\s*(?:so\s+|then\s+)?(?:(?:my|our|your|his|her|their|the)\s+|([A-Z][\w.-]*['’]s?)\s+)?"
-                             r"((?:[a-z]+\s+){0,2}?[a-z]+)\s+(?:(?:%s)\s+)*(?:is|are|was|were)(?:\s+(?:%s))*\s*"
-                             % ("|".join(_PRE_VERB_ADVERBS), "|".join(_PRE_VERB_ADVERBS)))
-
-
-def _own_clause(text: str, s: str, r: str, o: str) -> tuple[str, str]:
-    """(subject, relation) of the clause the object is said in, when a clause break comes between
-    the model's subject and object and that clause names its own subject before a verb of being:
-    "The flat was sold, and our landlord is now Mrs. Ahmed." read as (The flat,
-    sold_and_our_landlord_is_now, Mrs. Ahmed) is our landlord's fact, `landlord`, as "Our landlord
-    is Mrs. Ahmed." would be read; "Li left, so Li's boss is Ann." Li's `boss`. The subject's own
-    clause must say a verb. Else as read."""
-    between = _text_between(text, s, o)
-    if between is None:
-        return s, r
-    clauses = _CLAUSE_BREAK.split(between)
-    # (the subject's own clause says a verb: "In Leeds, the bin day is Monday." opens with a
-    # place, no clause)
-    said = clauses[0].split()
-    if len(clauses) < 2 or not any(w in _BEING or _verb_form(w) for w in said):
-        return s, r
-    m = _CLAUSE_SUBJECT.fullmatch(clauses[-1])
-    if not m or any(w in _EDGE_WORDS | _PREPOSITIONS | _CLAUSE_WORDS for w in m[2].split()):
-        return s, r
-    if m[1]:  # "Li's boss": Li's `boss`
-        return m[1], "_".join(m[2].split())
-    return m[2], m[2].split()[-1]  # "our landlord", "our new landlord": the landlord's `landlord`
-
-
-def _owner_in_relation(text: str, s: str, r: str) -> tuple[str, str]:
-    """(subject, relation) with the owner a small model left in the relation's name: "The
-    deadline for Project Falcon was extended to 15 May." read as (deadline,
-    for_project_falcon_was_extended_to, 15 May) is Project Falcon's `deadline`, as "Project
-    Falcon's deadline …" would be. The subject is a lowercase noun the record follows with "of"
-    or "for" and a proper name the relation's name opens with. Else as read."""
-    m = re.search(r"(?<!\w)" + re.escape(s) + r"\s+(of|for)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)",
-                  text)
-    if not m or _proper(s):
-        return s, r
-    owner = m[2]
-    if not relation_key(r).startswith(f"{m[1]}_{'_'.join(words_of(owner))}_"):
-        return s, r
-    return owner, "_".join(words_of(s))
-
-
-def _noun_before_place(text: str, r: str, o: str) -> tuple[str, str]:
-    """(relation, object) with the place a proper name only locates made whole, when a small
-    model put its noun in the relation's name: "Maya works at the bakery on Mill Lane." read as
-    (Maya, work_at_the_bakery, Mill Lane) works at "the bakery on Mill Lane". Else as read."""
-    m = re.search(r"(?<!\w)(at|in|for|with)\s+((?:the|a|an)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\s+"
-                  r"(?:on|in|at|near|by|off)\s+)" + re.escape(o) + r"(?!\w)", text)
-    said = words_of(r.replace("_", " "))  # "work_at_the_bakery": work_at
-    if not m or not _proper(o) or m[3] in _EDGE_WORDS or not any(_like_word(m[3], n) for n in said):
-        return r, o
-    said = said[:said.index(m[1]) + 1] if m[1] in said else [*words_of(text[:m.start(1)])[-1:], m[1]]
-    return "_".join(said), m[2] + o
-
-
-def _counted(text: str, span: str) -> bool:
-    """Whether a record says a span as an amount of something: a number with a currency sign
-    before it or a unit after it ("£40", "900 pounds rent", "3 kg"; not the title "1984 was
-    written by …", a number a function word follows)."""
-    if not re.fullmatch(r"[$€£¥]?\d[\d,.]*", span):
-        return False
-    if span[0] in "$€£¥":
-        return True
-    m = re.search(r"(?<![\w$€£¥])([$€£¥])?" + re.escape(span) + r"(?!\w)\s*(%|[a-z]+)?", text)
-    return bool(m and (m[1] or m[2] and m[2] not in _EDGE_WORDS | _PREPOSITIONS | _ARTICLES))
-
-
-def _whole_date(text: str, value: str) -> str:
-    """A day of the month with the month the record writes beside it ("12" of "booked for 12
-    May": 12 May; "May 12"), else the value as read."""
-    if not re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", value):
-        return value
-    day = r"(?<![\w:.])" + re.escape(value) + r"(?![\w:])"
-    for m in re.finditer(rf"{day}(?:\s+of)?\s+([A-Z][a-z]+)|([A-Z][a-z]+)\.?\s+{day}", text):
-        if (m[1] or m[2]).casefold() in _MONTHS:
-            return m[0]
-    return value
-
-
-_NTH = r"(?:first|second|third|fourth|fifth|last|final)"
-
-
-def _nth_day(text: str, value: str) -> str:
-    """A weekday, or the month it falls in, with the place in the month the record gives it
-    ("Friday" or "the month" of "… is on the last Friday of the month": last Friday of the
-    month), else the value as read."""
-    for m in re.finditer(rf"(?<!\w){_NTH}\s+([A-Z][a-z]+?)s?(?:\s+of\s+(?:the|each|every)\s+month)?(?!\w)",
-                         text, re.IGNORECASE):
-        if m[1].casefold() in _DAY_WORDS and value and value in m[0]:
-            return m[0]
-    return value
-
-
-def _day_and_time(text: str, value: str) -> str:
-    """A weekday and the clock time the record gives it, when the value is one of the two
-    ("11am" or "Thursdays" of "The test moved to Thursdays at 11am.": Thursdays at 11am), else
-    the value as read."""
-    for m in re.finditer(r"(?<![\w-])([A-Z][a-z]+?)s?\s+at\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)"
-                         r"|\d{1,2}[:.]\d{2})(?![\w:])", text):
-        if m[1].casefold() in _DAY_WORDS and value in (m[0], m[0].rsplit(" at ", 1)[0], m[2]):
-            return m[0]
-    return value
-
-
-def _rate_of(text: str, value: str) -> str:
-    """A value read as the period of a rate ("a month", "per week": WordNet's time nouns) with the
-    number before it ("Ola's rent is 700 pounds a month.": 700 pounds a month), else as read."""
-    words = value.split()
-    if len(words) != 2 or words[0].casefold() not in {"a", "an", "per", "each", "every"} \
-            or LEXICON.first_noun_kind(words[1]) != "time":
-        return value
-    m = re.search(r"(?<!\S)(\S*\d\S*(?:\s+[a-z]+)?)\s+" + re.escape(value) + r"(?!\w)", text)
-    return f"{m[1]} {value}" if m else value
-
-
-def _changed_from(text: str, value: str) -> str:
-    """In a record that says a change, the value after "from" is the old one and the words after
-    "to" the new ("Sami switched from bass to drums." read with bass: drums; up to a function
-    word, a time or punctuation: "Ann moved from Leeds to York in May."), else the value as read."""
-    m = re.search(r"\bfrom\s+(?:(?:the|a|an|my|his|her|our|their|its)\s+)?" + re.escape(value)
-                  + r"\s+to\s+(?:(?:the|a|an)\s+)?" + _WORD_RUN, text)
-    if not m or not _says_change(words_of(text)):
-        return value
-    words = _value_words(m[1])
-    return " ".join(words) if words and " ".join(words) in text else value
-
-
-# one run of words separated by single spaces, as a group; and the value they open (up to a
-# function word or a time: "to York *in* May", "to drums *last* year")
-_WORD_RUN = r"([\w'’&-]+(?: [\w'’&-]+)*)"
-
-
-def _value_words(run: str) -> list[str]:
-    return list(itertools.takewhile(lambda w: w.casefold() not in _VALUE_ENDS, run.split()))
-
-
-def _possessive_run_on(text: str, value: str) -> str:
-    """A possessive value after a preposition with the lowercase words the record goes on with,
-    up to a function word or punctuation, ending in a noun ("Zoe's" of "Biscuit now sleeps on
-    Zoe's bed.": Zoe's bed), else the value as read ("The red car is Zoe's now."; "so Li's boss
-    is now …" names Li's fact)."""
-    owner = value
-    if not _possessive(value):  # a plural's possessive read without its mark: "farmers" of "the farmers' market"
-        plural = re.search(r"(?<![\w'’])" + re.escape(value) + r"['’](?=\s)", text) if value.endswith("s") else None
-        if not plural:
-            return value
-        owner = plural[0]
-    m = re.search(r"\b(\w+)\s+(?:(?:the|a|an|my|his|her|our|their|your)\s+)?" + re.escape(owner)
-                  + r"((?: [a-z][\w'’-]*){1,3})", text)
-    if not m or m[1].casefold() not in _PREPOSITIONS - {"as", "of"}:  # not "… by Tom as Marco's personal trainer"
-        return value
-    words = list(itertools.takewhile(lambda w: w not in _VALUE_ENDS, m[2].split()))
-    while words and not any(LEXICON.noun_kinds(b) for b in LEXICON.bases(words[-1])):  # a noun ("parents")
-        words.pop()
-    return " ".join([owner, *words]) if words else value
-
-
-def _without_phrasal_verb(span: str) -> str:
-    """A span without the verb and particle it opens with ("took up squash" of "Noah gave up
-    tennis and took up squash.": squash), or the particle alone ("up squash"; not a
-    preposition: "on Friday", "over the bridge")."""
-    tokens = span.split()
-    if len(tokens) >= 3 and (_verb_form(tokens[0]) or tokens[0] in _IRREGULAR_PASTS) and tokens[1] in _PARTICLES:
-        return " ".join(tokens[2:])
-    if len(tokens) >= 2 and tokens[0] in _PARTICLES - {"on", "over"}:
-        return " ".join(tokens[1:])
-    return span
-
-
-def _slots_swapped(text: str, relation: str, obj: str) -> tuple[str, str] | None:
-    """(relation, object) when a small model swapped them: a relation that is a proper name of
-    the record and an object of lowercase words right before a proper name ("Hannah is learning
-    Spanish." read as (Hannah, Spanish, learning): the relation is "learning", the object
-    "Spanish"; in "Hannah stopped Spanish and is now learning Japanese." the name after
-    "learning" is Japanese). None otherwise."""
-    if not (_proper(relation) and re.search(r"(?<!\w)" + re.escape(relation) + r"(?!\w)", text)) \
-            or not obj or obj != obj.lower() or not obj[:1].isalpha():
-        return None
-    names = {span for span, _, _ in record_spans(text) if _proper(span)}
-    after = re.search(r"(?<!\w)" + re.escape(obj) + r"\s+(?:(?:the|a|an)\s+)?(\S+(?:\s+\S+){0,3})", text)
-    if not after:
-        return None
-    words = after[1].split()
-    found = [name for n in range(len(words), 0, -1) if (name := " ".join(words[:n]).rstrip(".,;:!?")) in names]
-    return (obj, found[0]) if found else None
 
 
 def _schema_problem(value, schema: dict, where: str = "$") -> str:
@@ -2626,8 +2192,6 @@ def in_the_speakers_voice(ex: Extraction, speaker: str | None) -> Extraction:
 # A time phrase a record may open with: a preposition, a modifier, then words for a time
 _TIME_LEAD = {"from", "starting", "beginning", "since", "after", "until", "till", "by", "in", "on", "effective"}
 _TIME_MODIFIERS = {"next", "this", "last", "coming", "every", "each", "early", "late", "mid"}
-# where a value's words end: a function word or a time ("to York *in* May", "to drums *last* year")
-_VALUE_ENDS = _EDGE_WORDS | _TIME_MODIFIERS
 _TIME_FIRST = _TIME_LEAD | _TIME_MODIFIERS | {"as"}  # ("As of today, …"); a day, a month: see fact_text
 
 

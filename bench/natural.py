@@ -280,8 +280,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--predictions", help="one JSON line per question")
     p.add_argument("--judge-model", help="model that judges replacements ('none', 'gemma', 'qwen', a GGUF; "
                    "default: cmc's)")
-    p.add_argument("--no-span-repairs", action="store_true",
-                   help="ablation: cmc.SPAN_REPAIRS off (extraction keeps the model's spans as read)")
     p.add_argument("--keep", help="keep each scenario's database in this folder; a database already "
                    "there is asked again without adding (read-side runs)")
     return p
@@ -293,8 +291,6 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     args = parser().parse_args(argv)
     data = Path(args.file)
     head, scenarios = load(data, args.only, args.limit, args.block)
-    if args.no_span_repairs:
-        cmc.SPAN_REPAIRS = False
     try:
         driver = (Cli(args.model, args.answer_model) if args.cli
                   else InProcess(args.model, model, args.judge_model, args.answer_model))
@@ -310,7 +306,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "natural", "data": common.shown(data), "scenarios": len(scenarios),
                 "mode": "one-by-one" if args.one_by_one else "batch", "cli": args.cli,
-                "judge": args.judge_model or cmc.DEFAULT_JUDGE, "span_repairs": cmc.SPAN_REPAIRS,
+                "judge": args.judge_model or cmc.DEFAULT_JUDGE,
                 **summarise(predictions, adds), "model": driver.name, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/natural.py", *argv]), "date": time.strftime("%Y-%m-%d")}
     if head is not None or args.answer_model:
