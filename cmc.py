@@ -4735,10 +4735,16 @@ def export_cmd(path: Annotated[Optional[Path], typer.Argument(help="JSONL file t
         done = export(conn, path)
     except CmcError as e:
         exit_with_error(str(e))
+    print_rows_done("wrote", done, as_json)
+
+
+def print_rows_done(verb: str, done, as_json: bool, more: str = "") -> None:
+    """An export's or import's outcome: its JSON, or 'VERB PATH: N records, ...' and more."""
     if as_json:
         print(json.dumps(asdict(done)))
         return
-    stdout_console().print(f"wrote {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items()))
+    stdout_console().print(f"{verb} {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
+                           + more)
 
 
 @cli_command("import")
@@ -4750,11 +4756,7 @@ def import_cmd(path: Annotated[Path, typer.Argument(help="A JSONL file written b
         done = import_memory(conn, path)
     except CmcError as e:
         exit_with_error(str(e))
-    if as_json:
-        print(json.dumps(asdict(done)))
-        return
-    stdout_console().print(f"imported {markup_escaped(done.path)}: " + ", ".join(f"{n} {t}" for t, n in done.rows.items())
-                           + f"; {done.current_edges} current edges")
+    print_rows_done("imported", done, as_json, f"; {done.current_edges} current edges")
 
 
 @cli_command("rebuild")

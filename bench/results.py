@@ -263,7 +263,9 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
     for name, d in docs.items():
         extracted = "model extraction at each add" if d.get("extract") else \
             "turns stored without extraction (the window read alone; no write-side code ran)"
-        out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}", "",
+        only = f", categories {', '.join(map(str, d['categories']))}" if d.get("categories", [1, 2, 3, 4, 5]) != [1, 2, 3, 4, 5] else ""
+        dates = ", reader without the dates of relative times (`--no-dates`)" if d.get("reader_dates") is False else ""
+        out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}{only}{dates}", "",
                 f"{len(d['conversations'])} conversation(s), "
                 f"{num(sum(i['turns'] for i in d['ingest'].values()))} turns, {extracted}; "
                 + (f"reader `{d['model']}`. " if d.get("answer") else "no model. ")
@@ -565,6 +567,27 @@ def mcp_section(doc: dict, runs: Runs, name: str = "mcp_startup.json") -> str:
 
 # ── summary ──
 
+def ablation_section(docs: dict[str, dict], runs: Runs) -> str:
+    out = ["## Ablations", "", "A rule family stays only while switching it off loses answers on dev data."]
+    for name, d in docs.items():
+        body = [[side, str(d[side]["right"]), str(d[side]["answer_in_evidence"]), f"`{d[side].get('commit', '—')}`"]
+                for side in ("on", "off")]
+        out += ["", f"### {d['what']}", "", f"{d['questions']} questions of `{d['data']}` ({d['mode']}), "
+                f"model `{d['model']}`, {d['date']}. {d['note']}.", "",
+                table(["rules", "answered", "answer in evidence", "commit"], body), "",
+                "Commands: " + "; ".join(f"`{c}`" for c in d["commands"]) + f" (`{name}`)."]
+    return "\n".join(out)
+
+
+def statuses_section(doc: dict, runs: Runs, name: str = "statuses.json") -> str:
+    body = [[k, str(sum(c.values()))] + [str(c.get(s, 0)) for s in ("facts", "unresolved", "no_fact")]
+            for k, c in doc["counts"].items()]
+    return "\n".join(["## Extraction statuses", "", "The status the extraction prompt chooses on dev lines "
+                      "whose status a person decided (`bench/statuses.py`; dev data: the prompt's chat examples "
+                      "were kept on these numbers).", "", table(["lines", "n", "facts", "unresolved", "no_fact"], body),
+                      "", runs.line(name, doc, "statuses")])
+
+
 def summary_section(found: dict, runs: Runs) -> str:
     def dev(name, doc, shaped):
         before = runs.before_deletion(name, doc)
@@ -671,7 +694,9 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              "ms": _load(folder, "memstream.json", used).get("memstream.json"),
              "extraction": _load(folder, "extraction*.json", used), "everyday": _load(folder, "everyday*.json", used),
              "latency": _load(folder, "read_latency.json", used).get("read_latency.json"),
-             "mcp": _load(folder, "mcp_startup.json", used).get("mcp_startup.json")}
+             "mcp": _load(folder, "mcp_startup.json", used).get("mcp_startup.json"),
+             "ablation": _load(folder, "ablation-*.json", used),
+             "statuses": _load(folder, "statuses.json", used).get("statuses.json")}
     # the locomo retrieval run first, then the answer runs
     found["locomo"] = dict(sorted(found["locomo"].items(), key=lambda kv: (bool(kv[1].get("answer")), kv[0])))
     sections = []
@@ -679,6 +704,10 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
         sections.append(natural_section(found["natural"], runs))
     if found["locomo"]:
         sections.append(locomo_section(found["locomo"], runs))
+    if found["ablation"]:
+        sections.append(ablation_section(found["ablation"], runs))
+    if found["statuses"]:
+        sections.append(statuses_section(found["statuses"], runs))
     if found["fc"]:
         sections.append(fc_section(found["fc"], chart, runs))
     if found["fc_other"]:
