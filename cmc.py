@@ -1623,14 +1623,19 @@ def validate_extraction(serial: int, text: str, reply: str) -> Extraction:
     return Extraction(serial, "facts", triples)
 
 
+RELATION_MAX_WORDS = 4  # a relation names how two things relate ("grew_up_in"); longer is copied text
+
+
 def _slots_problem(text: str, s: str, r: str, o: str) -> str:
     """Why a triple cannot stand ('' when it can): a slot that is not a span of the record, an
-    empty key, or subject and object one thing."""
+    empty key, a relation longer than a name, or subject and object one thing."""
     for part, value in (("subject", s), ("object", o)):
         if not value or value not in text:
             return f"{part} {value!r} is not a span of the record"
     if not entity_key(s) or not entity_key(o) or not relation_key(r):
         return "a triple has an empty key"
+    if len(relation_key(r).split("_")) > RELATION_MAX_WORDS:
+        return f"relation {r!r} is a copied clause, not a short name"
     if entity_key(s) == entity_key(o) and not _placements(text, s, o):
         return f"subject and object are both {s!r}"
     return ""

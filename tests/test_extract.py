@@ -53,6 +53,7 @@ def test_record_spans_are_entity_like_and_never_the_whole_record():
     (facts_reply(("Oren", "Tallis", "Quillon Corporation")), "not a span"),
     (facts_reply(("Quillon", "same", "Quillon")), "subject and object"),
     (facts_reply(("Quillon", "!!", "Oren")), "empty key"),
+    (facts_reply(("Oren Tallis", "founded_it_and_then_sold_it_to", "Quillon")), "copied clause"),
     ('{"status": "facts", "triples": []}', "without triples"),
 ])
 def test_bad_reply_is_unresolved_with_reason(reply, reason):
