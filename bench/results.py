@@ -23,6 +23,7 @@ import argparse
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -588,6 +589,19 @@ def statuses_section(doc: dict, runs: Runs, name: str = "statuses.json") -> str:
                       "", runs.line(name, doc, "statuses")])
 
 
+def turns_section(docs: dict[str, dict], runs: Runs) -> str:
+    out = ["## Conversation turns, one record per `add`", "",
+           "The first turns of a LoCoMo conversation added as an agent stores a chat, with the status and "
+           "triples extraction gave each (`bench/turns.py`; dev data)."]
+    for name, d in docs.items():
+        counts = ", ".join(f"{s} {n}" for s, n in sorted(Counter(t["status"] for t in d["turns"]).items()))
+        body = [[str(t["serial"]), t["text"].replace("|", "/"), t["status"],
+                 "; ".join(f"{s} —{r}→ {o}" for s, r, o in t["triples"]).replace("|", "/")] for t in d["turns"]]
+        out += ["", f"### {d['conv']}: {len(d['turns'])} turns ({counts})", "",
+                table(["serial", "turn", "status", "triples"], body), "", runs.line(name, d, "turns")]
+    return "\n".join(out)
+
+
 def summary_section(found: dict, runs: Runs) -> str:
     def dev(name, doc, shaped):
         before = runs.before_deletion(name, doc)
@@ -696,7 +710,8 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              "latency": _load(folder, "read_latency.json", used).get("read_latency.json"),
              "mcp": _load(folder, "mcp_startup.json", used).get("mcp_startup.json"),
              "ablation": _load(folder, "ablation-*.json", used),
-             "statuses": _load(folder, "statuses.json", used).get("statuses.json")}
+             "statuses": _load(folder, "statuses.json", used).get("statuses.json"),
+             "turns": _load(folder, "turns-*.json", used)}
     # the locomo retrieval run first, then the answer runs
     found["locomo"] = dict(sorted(found["locomo"].items(), key=lambda kv: (bool(kv[1].get("answer")), kv[0])))
     sections = []
@@ -708,6 +723,8 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
         sections.append(ablation_section(found["ablation"], runs))
     if found["statuses"]:
         sections.append(statuses_section(found["statuses"], runs))
+    if found["turns"]:
+        sections.append(turns_section(found["turns"], runs))
     if found["fc"]:
         sections.append(fc_section(found["fc"], chart, runs))
     if found["fc_other"]:
