@@ -3471,9 +3471,13 @@ def _day(iso: str) -> str:
     """'2023-05-08T13:56:00Z' -> '8 May 2023'."""
     import datetime as dt
     try:
-        d = dt.date.fromisoformat(iso[:10])
+        return _day_words(dt.date.fromisoformat(iso[:10]))
     except ValueError:
         return iso
+
+
+def _day_words(d) -> str:
+    """A date (or datetime) as '8 May 2023'."""
     return f"{d.day} {d:%B %Y}"
 
 
@@ -3582,11 +3586,11 @@ def _date_meant(span: str, base) -> str | None:
         return None
     d, period = past.date_obj, past.period
     if period == "day" and d.date() != base.date():
-        return f"{d.day} {d:%B %Y}"
+        return _day_words(d)
     if period == "week" and 7 <= abs((d.date() - base.date()).days) < 14:  # "last week", "next week"
-        return f"the week {'before' if d < base else 'after'} {base.day} {base:%B %Y}"
+        return f"the week {'before' if d < base else 'after'} {_day_words(base)}"
     if period == "week" and abs((d.date() - base.date()).days) >= 14:
-        return f"the week of {d.day} {d:%B %Y}"
+        return f"the week of {_day_words(d)}"
     if period == "month" and (d.year, d.month) != (base.year, base.month):
         return f"{d:%B %Y}"
     if period == "year" and d.year != base.year:

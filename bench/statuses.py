@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> dict:
     counts = {name: dict(Counter(status(model, t) for t in lines)) for name, lines in line_sets().items()}
     document = {"benchmark": "statuses", "counts": counts, "model": model.name, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/statuses.py", *argv]), "date": time.strftime("%Y-%m-%d")}
-    Path(args.json).write_text(json.dumps(document, indent=1) + "\n")
+    common.write_outputs(Path(args.json), None, document, [])
     for name, c in counts.items():
         print(f"{name:28} {c}")
     return document

@@ -6,7 +6,6 @@ chat, printed as a Markdown table of each turn's status and triples (issue: conv
 """
 
 import argparse
-import json
 import shlex
 import sys
 import time
@@ -44,10 +43,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"| {ex.serial} | {text} | {ex.status} | {trip.replace('|', '/')} |", flush=True)
     common.log(f"{len(turns)} turns of {args.conv}; commit {common.commit()}")
     if args.json:
-        Path(args.json).write_text(json.dumps({
+        common.write_outputs(Path(args.json), None, {
             "benchmark": "turns", "conv": args.conv, "turns": rows, "model": model.name, "commit": common.commit(),
-            "command": shlex.join(["python", "bench/turns.py", *argv]), "date": time.strftime("%Y-%m-%d")},
-            indent=1, ensure_ascii=False) + "\n")
+            "command": shlex.join(["python", "bench/turns.py", *argv]), "date": time.strftime("%Y-%m-%d")}, [])
 
 
 if __name__ == "__main__":
