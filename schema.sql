@@ -27,13 +27,14 @@ CREATE INDEX records_by_status ON records (status, serial);
 CREATE INDEX records_by_text_key ON records (text_key, serial);
 CREATE INDEX records_by_source ON records (source);
 
--- Full-text index over record text (forget --match, the bench's BM25 baseline). External
+-- Full-text index over record text: the original-window read (BM25: FTS5's bm25(), k1 = 1.2,
+-- b = 0.75, the paper's values; Porter stemming lets "moved" meet "move"), forget --match. External
 -- content: the rows live in records. add_records indexes each record it inserts with its own
 -- statement, not with an AFTER INSERT trigger: a write to FTS5 from a trigger opens a savepoint,
 -- and FTS5 flushes its pending terms at every savepoint, so each record cost a new segment and
 -- its merging (0.45 of the 2.4 s of 10,000 rule-handled adds at 1M records; docs/results.md).
 CREATE VIRTUAL TABLE records_fts USING fts5 (
-    text, content = 'records', content_rowid = 'serial'
+    text, content = 'records', content_rowid = 'serial', tokenize = 'porter unicode61'
 );
 CREATE TRIGGER records_ad AFTER DELETE ON records BEGIN
     INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.serial, old.text);
@@ -42,16 +43,6 @@ CREATE TRIGGER records_au AFTER UPDATE OF text ON records BEGIN
     INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.serial, old.text);
     INSERT INTO records_fts (rowid, text) VALUES (new.serial, new.text);
 END;
-
--- The original-window read (paper, Appendix I): the records cut into windows of at most
--- WINDOW_CHARS characters at record boundaries, each starting WINDOW_OVERLAP characters before
--- the previous one ended, so text that is no clean assertion (chatter, a conversation, an
--- unresolved record) is found by BM25 (FTS5's bm25(): k1 = 1.2, b = 0.75) with its neighbours;
--- Porter stemming lets "moved" meet "move".
--- Derived from records (index_windows); first_serial / last_serial bound the window's records.
-CREATE VIRTUAL TABLE windows_fts USING fts5 (
-    text, first_serial UNINDEXED, last_serial UNINDEXED, tokenize = 'porter unicode61'
-);
 
 -- Which earlier record a record replaces, as the model judged when the newer record was added
 -- (judge_replacement). Stored with the newer record and never changed: forgetting either
@@ -174,4 +165,4 @@ CREATE TABLE forgotten (
     forgotten_at TEXT NOT NULL
 );
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;

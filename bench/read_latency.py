@@ -369,7 +369,7 @@ def ask_cold(db_path: Path, questions: list[str]) -> list[float]:
 
 # The queries a read (and an add) runs: each must reach its rows through an index.
 HOT_QUERIES = ("MAX_ANCHOR_WORDS", "ANCHOR_CANDIDATES", "OBJECT_ANCHORS", "TRAVERSE", "INCOMING",
-               "WINDOW_SEARCH", "RECORDS_IN", "RECORDS_BETWEEN", "NEWEST_RECORDS", "REPLACED_AMONG",
+               "RECORD_SEARCH", "RECORDS_IN", "NEWEST_SERIAL", "NEWEST_RECORDS", "REPLACED_AMONG",
                "REPLACE_SEARCH", "UPSERT_EDGE", "CACHED", "PENDING")
 _PLAN_PARAMS = {"anchors": '["x"]', "spans": '["x"]', "serials": "[1]", "max_hops": cmc.MAX_HOPS,
                 "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"', "cap": 8,

@@ -257,6 +257,7 @@ def test_match_records_treats_fts_operators_as_text(db):
     put(db, "Ana lives in Lyon.")
     assert [s for s, _ in cmc.match_records(db, '"NEAR" OR')] == [1]
     assert [s for s, _ in cmc.match_records(db, "ana LIVES")] == [2]
+    assert cmc.match_records(db, "ana live") == []  # the words as written, not another form of them
     with pytest.raises(cmc.CmcError, match="no words"):
         cmc.match_records(db, '* - ^ ""')
 

@@ -1,4 +1,5 @@
-"""The read: the original-window index, the graph read and the window read merged, superseded
+"""The read: the window read (BM25 over the records, each hit with its neighbours), the graph read
+and the window read merged, superseded
 records left out, and the evidence rendered with its times (no model is called)."""
 import json
 
@@ -15,60 +16,44 @@ def serials(read):
     return [e["serial"] for e in read.evidence]
 
 
-def windows(db):
-    return [tuple(r) for r in db.execute("SELECT first_serial, last_serial FROM windows_fts ORDER BY rowid")]
+# ── the window read ──
+
+def test_the_window_read_shows_each_hit_with_two_neighbours_either_side_best_hit_first(db):
+    cmc.add_records(db, [(f"Note {i}: the allotment gate was painted green.", "t") for i in range(1, 101)])
+    cmc.add_records(db, [("The kiln in the pottery shed fires on Thursdays.", "t")])  # 101
+    cmc.add_records(db, [(f"Later note {i}: the hedge was trimmed.", "t") for i in range(1, 51)])
+    line = len(cmc._line(0, "Note 10: the allotment gate was painted green."))
+    read = cmc.recall(db, "When does the kiln fire?", budget=len(cmc.EVIDENCE_PREFIX) + 5 * line)
+    assert serials(read) == [99, 100, 101, 102, 103] and read.truncated
 
 
-# ── windows ──
-
-def test_cut_windows_keeps_each_under_the_size_with_overlap():
-    lengths = [100] * 50
-    cut = cmc.cut_windows(lengths, size=1000, overlap=250)
-    for first, last in cut:
-        assert sum(lengths[first:last + 1]) + (last - first) <= 1000
-    assert cut[0] == (0, 8)  # nine records of 100 and eight newlines
-    for (f1, l1), (f2, l2) in zip(cut, cut[1:]):
-        assert f1 < f2 <= l1 + 1 and l2 > l1  # each starts inside the one before and goes further
-        assert sum(lengths[f2:l1 + 1]) + (l1 + 1 - f2) >= 250  # at least the overlap is kept
-    assert cut[-1][1] == 49
+def test_budget_left_after_the_hits_goes_to_the_records_further_out(db):
+    cmc.add_records(db, [(f"Note {i}: the allotment gate was painted green.", "t") for i in range(1, 11)])
+    cmc.add_records(db, [("The kiln in the pottery shed fires on Thursdays.", "t")])  # 11
+    read = cmc.recall(db, "When does the kiln fire?")
+    assert serials(read) == list(range(1, 12)) and not read.truncated
 
 
-def test_cut_windows_puts_a_long_record_alone_and_still_moves_on():
-    cut = cmc.cut_windows([10, 5000, 10, 10], size=2048, overlap=256)
-    assert cut == [(0, 0), (1, 1), (2, 3)]
+def test_the_window_read_meets_another_form_of_a_word(db):
+    cmc.add_records(db, [("Big day: we moved to Tarnow last weekend!", "t"), ("Lunch was fine.", "t")])
+    assert 1 in serials(cmc.recall(db, "When did we move?"))
 
 
-def test_windows_grown_one_add_at_a_time_equal_the_cut_of_the_whole(tmp_path):
-    texts = [f"Note {i}: {'word ' * (i % 40)}end." for i in range(300)]
-    one = cmc.open_db(tmp_path / "one.db")
-    for t in texts:
-        cmc.add_records(one, [(t, "test")])
-    whole = cmc.open_db(tmp_path / "whole.db")
-    cmc.add_records(whole, [(t, "test") for t in texts])
-    assert windows(one) == windows(whole) and len(windows(one)) > 5
-    assert one.execute("SELECT group_concat(text, '|') FROM windows_fts").fetchone() == \
-        whole.execute("SELECT group_concat(text, '|') FROM windows_fts").fetchone()
-
-
-def test_forget_cuts_the_windows_again_without_the_record(db):
+def test_a_forgotten_record_is_not_found_by_its_words(db):
     for i in range(40):
         put(db, f"Note {i} is about the garden shed and its blue door.")
     put(db, "The locker code is 4471.", ("locker", "code", "4471"))
-    for i in range(40):
-        put(db, f"Later note {i} is about the allotment gate.")
     cmc.forget(db, [41])
-    assert not db.execute("SELECT 1 FROM windows_fts WHERE windows_fts MATCH '\"4471\"'").fetchone()
-    rebuilt = cmc.open_db(":memory:")
-    cmc.add_records(rebuilt, [(r[0], "t") for r in db.execute("SELECT text FROM records ORDER BY serial")])
-    assert len(windows(db)) == len(windows(rebuilt))
+    assert "4471" not in cmc.recall(db, "What is the locker code 4471?").text
 
 
-def test_rebuild_and_the_upgrade_from_version_8_recut_the_windows(db):
+def test_rebuild_restores_the_record_index(db):
     meeting_history(db)
-    before = windows(db)
-    db.execute("DELETE FROM windows_fts")
+    before = serials(cmc.recall(db, FLOOR_Q))
+    db.execute("INSERT INTO records_fts (records_fts) VALUES ('delete-all')")
+    assert not cmc.window_read(db, FLOOR_Q, cmc.LATEST)
     cmc.rebuild(db)
-    assert windows(db) == before == [(1, 5)]
+    assert cmc.window_read(db, FLOOR_Q, cmc.LATEST) and serials(cmc.recall(db, FLOOR_Q)) == before
 
 
 # ── the merged read ──
