@@ -1,4 +1,5 @@
 import os
+import shutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -112,10 +113,10 @@ def test_relation_key(raw, key):
 
 
 def old_database(tmp_path, fixture: str, *texts: str) -> Path:
-    """A database file made by an older cmc (its schema.sql, kept in fixtures/), holding texts."""
-    path = tmp_path / fixture.replace(".sql", ".db")
+    """A copy of an empty database made by an older cmc (frozen in fixtures/), holding texts."""
+    path = tmp_path / fixture
+    shutil.copyfile(Path(__file__).parent / "fixtures" / fixture, path)
     raw = sqlite3.connect(path)
-    raw.executescript((Path(__file__).parent / "fixtures" / fixture).read_text())
     for text in texts:
         raw.execute("INSERT INTO records (text, text_key, added_at, source, status) VALUES (?, ?, 'now', 'cli', 'no_fact')",
                     (text, cmc.text_key(text)))
@@ -125,14 +126,14 @@ def old_database(tmp_path, fixture: str, *texts: str) -> Path:
 
 
 def test_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
-    db = cmc.open_db(old_database(tmp_path, "schema-v1.sql", "Ana lives in Lyon."))
+    db = cmc.open_db(old_database(tmp_path, "schema-v1.db", "Ana lives in Lyon."))
     assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION
     assert tuple(db.execute("SELECT text, extracted_by FROM records").fetchone()) == ("Ana lives in Lyon.", "")
     assert db.execute("SELECT count(*) FROM rules").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("fixture", ["schema-v1.sql", "schema-v2.sql", "schema-v3.sql", "schema-v4.sql", "schema-v5.sql", "schema-v6.sql",
-                                     "schema-v7.sql"])
+@pytest.mark.parametrize("fixture", ["schema-v1.db", "schema-v2.db", "schema-v3.db", "schema-v4.db", "schema-v5.db", "schema-v6.db",
+                                     "schema-v7.db"])
 def test_every_older_schema_migrates_to_a_fresh_one(tmp_path, fixture):
     fresh = cmc.open_db(tmp_path / "fresh.db")
     old = cmc.open_db(old_database(tmp_path, fixture))
@@ -159,7 +160,7 @@ def test_version_5_file_indexes_old_and_new_records_and_entities_once(tmp_path):
     """Schema 6 indexes a record and an entity in the statements that add them, no longer by
     insert triggers: a migrated file must not keep its triggers (each row would be indexed
     twice), and what it held before stays found."""
-    db = cmc.open_db(old_database(tmp_path, "schema-v5.sql", "Ana lives in Lyon."))
+    db = cmc.open_db(old_database(tmp_path, "schema-v5.db", "Ana lives in Lyon."))
     put(db, "The Blue Heron cafe is on Quay Street.", ("The Blue Heron cafe", "located_on", "Quay Street"))
     assert fts_sound(db)
     assert [s for s, _ in cmc.match_records(db, "lives in")] == [1]
@@ -176,7 +177,7 @@ def test_a_new_database_indexes_each_added_record_and_entity_once(db):
 
 
 def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp_path):
-    db = cmc.open_db(old_database(tmp_path, "schema-v2.sql", "Ana lives in Lyon."))
+    db = cmc.open_db(old_database(tmp_path, "schema-v2.db", "Ana lives in Lyon."))
     assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION == 10
     assert db.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
     cmc.forget(db, [1])
@@ -184,7 +185,7 @@ def test_version_2_file_is_migrated_and_serials_continue_past_forgotten_ones(tmp
 
 
 def test_version_7_file_keeps_its_facts_the_other_way_round_when_migrated(tmp_path):
-    path = old_database(tmp_path, "schema-v7.sql")
+    path = old_database(tmp_path, "schema-v7.db")
     raw = sqlite3.connect(path)
     raw.execute("INSERT INTO records (text, text_key, added_at, source, status) VALUES "
                 "('Mira Holt performed Blue Hour.', 'x', 'now', 'cli', 'facts')")
@@ -224,7 +225,7 @@ def test_the_ascii_fast_path_finds_the_same_words(text):
 
 
 def test_version_8_file_gets_record_times_and_a_stemmed_record_index_when_migrated(tmp_path):
-    db = cmc.open_db(old_database(tmp_path, "schema-v8.sql", "Ana lives in Lyon.", "Bo lives in Rome."))
+    db = cmc.open_db(old_database(tmp_path, "schema-v8.db", "Ana lives in Lyon.", "Bo lives in Rome."))
     assert [r[0] for r in db.execute("SELECT time FROM records")] == ["now", "now"]  # its added_at
     assert cmc.window_read(db, "Who is living in Rome?", cmc.LATEST) == [2, 1] or \
         set(cmc.window_read(db, "Who is living in Rome?", cmc.LATEST)) == {1, 2}
@@ -233,6 +234,6 @@ def test_version_8_file_gets_record_times_and_a_stemmed_record_index_when_migrat
 
 
 def test_version_9_file_gets_a_stemmed_record_index_and_loses_its_windows(tmp_path):
-    db = cmc.open_db(old_database(tmp_path, "schema-v9.sql", "Ana moved to Lyon.", "Bo paints."))
+    db = cmc.open_db(old_database(tmp_path, "schema-v9.db", "Ana moved to Lyon.", "Bo paints."))
     assert cmc.window_read(db, "Where did Ana move?", cmc.LATEST) == [1]
     assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'windows_fts'").fetchone()
