@@ -90,6 +90,9 @@ def entity_key(text: str) -> str:
         words = words[1:]
     if words and words[0] in USER_WORDS and all(w in _CONTRACTED for w in words[1:]):
         return USER
+    parts = _split_words(text.casefold())  # "I'm": words_of reads the apostrophe as a possessive's
+    if len(parts) == 2 and parts[0] in USER_WORDS and parts[1] in _CONTRACTED:
+        return USER
     return " ".join(words)
 
 

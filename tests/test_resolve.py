@@ -172,3 +172,13 @@ def test_other_way_facts_are_recomputed_by_rebuild_and_leave_with_forget(db):
 def test_participles_name_the_other_way(db):
     assert [cmc._participle(v) for v in ("performed", "employs", "leads", "chairs", "carries", "sold")] == \
         ["performed", "employed", "led", "chaired", "carried", "sold"]
+
+
+def test_a_first_person_contraction_is_the_user(db):
+    """"I'm" and "we've" as a subject are the user, so "I", "my" and "the user" meet them."""
+    put(db, "I'm allergic to walnuts.", ("I'm", "allergic_to", "walnuts"))
+    put(db, "We've moved to Dunmore.", ("We've", "moved_to", "Dunmore"))
+    put(db, "My sister Ilse lives in Parbrook.", ("My sister Ilse", "lives_in", "Parbrook"))
+    assert current(db)[("user", "allergic_to")][0] == "walnuts"
+    assert current(db)[("user", "moved_to")][0] == "dunmore"
+    assert cmc.anchor(db, "What am I allergic to?") == ["user"]
