@@ -21,6 +21,7 @@ The reader is cmc.answer for every view: the same prompt, one call, free text gr
 view's evidence (cmc.READ_BUDGET characters, the newest records kept on overflow).
 """
 
+import argparse
 import itertools
 import json
 import os
@@ -432,6 +433,14 @@ def write_outputs(path: Path | None, predictions_path: Path | None, document: di
             log(f"wrote {p}")
 
 
+def write_results(args, document: dict, predictions: list[dict], json_default: Path | None = None,
+                  predictions_default: Path | None = None) -> None:
+    """Write the JSON to --json and the predictions to --predictions, each else to its default
+    (None: not written)."""
+    write_outputs(Path(args.json) if args.json else json_default,
+                  Path(args.predictions) if args.predictions else predictions_default, document, predictions)
+
+
 def print_table(rows: list[dict]) -> None:
     print(f"{'view':20} {'subset':8} {'n':>4} {'acc':>7} {'in-ev':>7} {'tokens':>8} {'trunc':>6}")
     for r in rows:
@@ -445,6 +454,40 @@ def parse_views(text: str | None, default=VIEWS) -> list[str]:
     if unknown:
         raise SystemExit(f"Unknown view {', '.join(unknown)}; choose among {', '.join(VIEWS)}.")
     return views
+
+
+# ── command line ──  what the harnesses' main() functions share
+
+def parser(doc: str) -> argparse.ArgumentParser:
+    """A harness's parser, described by the first paragraph of its docstring as written."""
+    return argparse.ArgumentParser(description=doc.split("\n\n")[0],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_model_options(p: argparse.ArgumentParser) -> None:
+    """--model and --answer-model as the views harnesses take them (read by Models)."""
+    p.add_argument("--model", help="GGUF (or 'gemma' / 'qwen') that extracts, and reads unless --answer-model "
+                   "(default: the embedded gemma-3-270m)")
+    p.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
+
+
+def arguments(p: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Parse argv (None: the command line), kept as args.argv for the command the JSON records."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = p.parse_args(argv)
+    args.argv = argv
+    return args
+
+
+def run_views(run, args: argparse.Namespace, model=None) -> dict:
+    """Run a views harness, run(args, Models) -> its JSON document, and print its table; a cmc
+    error ends it with its sentence. A test passes its own fake as model (reader and extractor)."""
+    try:
+        document = run(args, Models(args.model, args.answer_model, model))
+    except cmc.CmcError as e:
+        raise SystemExit(f"error: {e}")
+    print_table(document["results"])
+    return document
 
 
 class Models:

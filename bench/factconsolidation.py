@@ -95,20 +95,16 @@ def run(args, models: common.Models) -> dict:
                 "views": views, "extraction": extraction,
                 "read_seconds": round(time.monotonic() - start, 1),
                 "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
-    predictions_path = Path(args.predictions) if args.predictions else out / "factconsolidation.predictions.jsonl"
-    common.write_outputs(Path(args.json) if args.json else None, predictions_path, document, predictions)
+    common.write_results(args, document, predictions, predictions_default=out / "factconsolidation.predictions.jsonl")
     return document
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = common.parser(__doc__)
     p.add_argument("--data", default=str(DATA), help="Conflict_Resolution.json (default: the shared copy)")
     p.add_argument("--subsets", help=f"comma-separated, e.g. mh_6k,sh_6k (default: all of {','.join(SUBSETS)})")
     p.add_argument("--views", help=f"comma-separated (default: {','.join(common.VIEWS)})")
-    p.add_argument("--model", help="GGUF (or 'gemma' / 'qwen') that extracts, and reads unless --answer-model "
-                   "(default: the embedded gemma-3-270m)")
-    p.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
+    common.add_model_options(p)
     p.add_argument("--limit", type=int, help="only the first N questions of each subset")
     p.add_argument("--json", help="write the results JSON here")
     p.add_argument("--predictions", help="per-question predictions (JSON lines; default: "
@@ -119,15 +115,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, model=None) -> dict:
     """Run the harness; a test passes its own fake as model (reader and extractor)."""
-    argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
-    args.argv = argv
-    try:
-        document = run(args, common.Models(args.model, args.answer_model, model))
-    except cmc.CmcError as e:
-        raise SystemExit(f"error: {e}")
-    common.print_table(document["results"])
-    return document
+    return common.run_views(run, common.arguments(parser(), argv), model)
 
 
 if __name__ == "__main__":

@@ -304,8 +304,7 @@ def default_json(args, samples: list[dict], everything: bool) -> Path:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = common.parser(__doc__)
     p.add_argument("--data", default=str(DATA), help="locomo10-dev.json (default: the shared copy)")
     p.add_argument("--conv", help="comma-separated sample ids, e.g. conv-26 (default: every conversation)")
     p.add_argument("--extract", action="store_true", help="add each turn through Memory.add (model extraction)")
@@ -324,8 +323,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, model=None) -> dict:
     """Run the harness; a test passes its own fake as model."""
-    argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
+    args = common.arguments(parser(), argv)
     samples = load(Path(args.data), args.conv)
     categories = {int(c) for c in args.category.split(",")} if args.category else {1, 2, 3, 4, 5}
     if args.no_dates:
@@ -361,9 +359,8 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                             "ask_median": median([r.get("ask_seconds") for r in rows])},
                 "ingest": ingested, "record_times": times,
                 "model": model.name if model is not None else None, "commit": common.commit(),
-                "command": shlex.join(["python", "bench/locomo.py", *argv]), "date": time.strftime("%Y-%m-%d")}
-    out = Path(args.json) if args.json else default_json(args, samples, everything)
-    common.write_outputs(out, Path(args.predictions) if args.predictions else None, document, rows)
+                "command": shlex.join(["python", "bench/locomo.py", *args.argv]), "date": time.strftime("%Y-%m-%d")}
+    common.write_results(args, document, rows, json_default=default_json(args, samples, everything))
     print_table(document)
     return document
 

@@ -195,13 +195,12 @@ def cmd_eval(args, models: common.Models) -> dict:
                 "pools": pools, "limit": args.limit, "views": views, "extraction": extraction,
                 "read_seconds": round(time.monotonic() - start, 1),
                 "empty_evidence_prompt_tokens": common.empty_evidence_tokens(reader)}
-    common.write_outputs(Path(args.json) if args.json else None, Path(args.predictions), document, predictions)
+    common.write_results(args, document, predictions)
     return document
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = common.parser(__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build the dataset JSON from MQuAKE-format cases")
     b.add_argument("--cases", default=str(CASES), help="MQuAKE-format case file (default: MQuAKE-hard)")
@@ -213,9 +212,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--dataset", default=str(common.OUT / f"memstream-{CASES.stem}.json"))
     e.add_argument("--pools", help="comma-separated pool numbers (default: all)")
     e.add_argument("--views", help=f"comma-separated (default: {','.join(EVAL_VIEWS)})")
-    e.add_argument("--model", help="GGUF (or 'gemma' / 'qwen') that extracts, and reads unless --answer-model "
-                   "(default: the embedded gemma-3-270m)")
-    e.add_argument("--answer-model", help="GGUF (or 'gemma' / 'qwen') that reads (default: --model)")
+    common.add_model_options(e)
     e.add_argument("--limit", type=int, help="only the first N kept questions of each pool and hop class")
     e.add_argument("--json", help="write the results JSON here")
     e.add_argument("--predictions", default=str(common.OUT / "memstream.predictions.jsonl"))
@@ -225,17 +222,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, model=None):
     """Run a command; a test passes its own fake as model (reader and extractor)."""
-    argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
-    args.argv = argv
+    args = common.arguments(parser(), argv)
     if args.command == "build":
         return cmd_build(args)
-    try:
-        document = cmd_eval(args, common.Models(args.model, args.answer_model, model))
-    except cmc.CmcError as e:
-        raise SystemExit(f"error: {e}")
-    common.print_table(document["results"])
-    return document
+    return common.run_views(cmd_eval, args, model)
 
 
 if __name__ == "__main__":

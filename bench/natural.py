@@ -265,8 +265,7 @@ def default_json(data: Path, args, head: dict | None = None) -> Path:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = common.parser(__doc__)
     p.add_argument("file", help="scenario JSON, e.g. ../shared/data/natural-dev/natural-dev.json or bench/data/everyday.json")
     p.add_argument("--one-by-one", action="store_true", help="one add per record (default: one add per scenario)")
     p.add_argument("--model", help="GGUF path or 'gemma' / 'qwen', given to cmc.Memory (default: embedded gemma)")
@@ -287,8 +286,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, model=None) -> dict:
     """Run the harness; a test passes its own fake as model."""
-    argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
+    args = common.arguments(parser(), argv)
     data = Path(args.file)
     head, scenarios = load(data, args.only, args.limit, args.block)
     try:
@@ -308,13 +306,12 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 "mode": "one-by-one" if args.one_by_one else "batch", "cli": args.cli,
                 "judge": args.judge_model or cmc.DEFAULT_JUDGE,
                 **summarise(predictions, adds), "model": driver.name, "commit": common.commit(),
-                "command": shlex.join(["python", "bench/natural.py", *argv]), "date": time.strftime("%Y-%m-%d")}
+                "command": shlex.join(["python", "bench/natural.py", *args.argv]), "date": time.strftime("%Y-%m-%d")}
     if head is not None or args.answer_model:
         document["answer_model"] = driver.reader_name
     if head is not None:
         document.update({"set": head["name"], "one_by_one": args.one_by_one, **set_fields(predictions)})
-    out = Path(args.json) if args.json else default_json(data, args, head)
-    common.write_outputs(out, Path(args.predictions) if args.predictions else None, document, predictions)
+    common.write_results(args, document, predictions, json_default=default_json(data, args, head))
     print_table(document)
     return document
 

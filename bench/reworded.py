@@ -188,8 +188,7 @@ def build(data: Path, out: Path) -> dict:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = common.parser(__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="write the reworded copy and its gold sidecar")
     b.add_argument("--data", type=Path, default=DATA, help="Conflict_Resolution.json (default: the shared copy)")
@@ -198,7 +197,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    args = common.arguments(parser(), argv)
     doc = build(args.data, args.out)
     print(f"{'length':8} {'lines':>6} {'reworded':>9} {'unreworded':>11}")
     for length, h in doc["histories"].items():
