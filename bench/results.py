@@ -716,33 +716,14 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              "turns": _load(folder, "turns-*.json", used)}
     # the locomo retrieval run first, then the answer runs
     found["locomo"] = dict(sorted(found["locomo"].items(), key=lambda kv: (bool(kv[1].get("answer")), kv[0])))
-    sections = []
-    if found["natural"]:
-        sections.append(natural_section(found["natural"], runs))
-    if found["locomo"]:
-        sections.append(locomo_section(found["locomo"], runs))
-    if found["ablation"]:
-        sections.append(ablation_section(found["ablation"], runs))
-    if found["statuses"]:
-        sections.append(statuses_section(found["statuses"], runs))
-    if found["turns"]:
-        sections.append(turns_section(found["turns"], runs))
-    if found["fc"]:
-        sections.append(fc_section(found["fc"], chart, runs))
-    if found["fc_other"]:
-        sections.append(fc_other_section(found["fc_other"], runs))
-    if found["gold"]:
-        sections.append(gold_section(found["gold"]["gold_audit.json"], runs))
-    if found["ms"]:
-        sections.append(ms_section(found["ms"], runs))
-    if found["extraction"]:
-        sections.append(extraction_section(found["extraction"], runs))
-    if found["everyday"]:
-        sections.append(everyday_section(found["everyday"], runs))
-    if found["latency"]:
-        sections.append(latency_section(found["latency"], runs))
-    if found["mcp"]:
-        sections.append(mcp_section(found["mcp"], runs))
+    # the page's sections in order, each from what was found for it (left out when nothing was)
+    order = [("natural", natural_section), ("locomo", locomo_section), ("ablation", ablation_section),
+             ("statuses", statuses_section), ("turns", turns_section),
+             ("fc", lambda doc, runs: fc_section(doc, chart, runs)), ("fc_other", fc_other_section),
+             ("gold", lambda docs, runs: gold_section(docs["gold_audit.json"], runs)), ("ms", ms_section),
+             ("extraction", extraction_section), ("everyday", everyday_section), ("latency", latency_section),
+             ("mcp", mcp_section)]
+    sections = [section(found[key], runs) for key, section in order if found[key]]
     left = sorted(p.name for p in folder.glob("*.json") if p.name not in used)
     summary = summary_section(found, runs)
     after = sorted(row[0] for row in runs.rows if row[-1] == "after")
