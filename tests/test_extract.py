@@ -194,26 +194,24 @@ def test_everyday_values_are_spans_and_sentence_words_are_not():
     assert not any("child" in s for s in spans("Aristotle's child is George Kohut.")), "a kind, not a thing"
 
 
-def test_a_known_name_is_not_run_on_into_lowercase_words(db):
-    stored(db, "Bengaluru is in India.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Bengaluru", "in", "India"))]))
-    stored(db, "Bengaluru traffic is heavy.")
-    model = FakeModel([facts_reply(("Bengaluru", "traffic", "heavy"))])
+@pytest.mark.parametrize("known, known_triple, text, triple, other_span", [
+    pytest.param("Bengaluru is in India.", ("Bengaluru", "in", "India"), "Bengaluru traffic is heavy.",
+                 ("Bengaluru", "traffic", "heavy"), "Bengaluru traffic", id="not-run-on-into-lowercase-words"),
+    pytest.param("Our internet provider is Virgin Media.", ("internet provider", "provider", "Virgin Media"),
+                 "We switched our internet provider to BT.", ("internet provider", "provider", "BT"), "internet",
+                 id="not-cut-short"),
+])
+def test_a_known_name_is_offered_as_the_subject_instead_of_another_span(db, known, known_triple, text, triple,
+                                                                        other_span):
+    # other_span is a span of the record, yet the subject offered is the name already known
+    stored(db, known)
+    cmc.extract_pending(db, FakeModel([facts_reply(known_triple)]))
+    stored(db, text)
+    model = FakeModel([facts_reply(triple)])
     cmc.extract_pending(db, model)
-    subjects = [opts for kind, opts in model.calls if kind == "choose" and 'Bengaluru"' in opts][0]
-    assert 'Bengaluru traffic"' not in subjects
-    assert 'Bengaluru traffic"' in [_json(s) + '"' for s, _, _ in cmc.record_spans("Bengaluru traffic is heavy.")]
-
-
-def test_a_known_name_is_not_cut_short_either(db):
-    stored(db, "Our internet provider is Virgin Media.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("internet provider", "provider", "Virgin Media"))]))
-    stored(db, "We switched our internet provider to BT.")
-    model = FakeModel([facts_reply(("internet provider", "provider", "BT"))])
-    cmc.extract_pending(db, model)
-    subjects = [opts for kind, opts in model.calls if kind == "choose" and 'internet provider"' in opts][0]
-    assert 'internet"' not in subjects
-    assert "internet" in [s for s, _, _ in cmc.record_spans("We switched our internet provider to BT.")]
+    subjects = [opts for kind, opts in model.calls if kind == "choose" and f'{triple[0]}"' in opts][0]
+    assert f'{other_span}"' not in subjects
+    assert other_span in [s for s, _, _ in cmc.record_spans(text)]
 
 
 def test_nouns_after_a_possessive_that_end_the_record_are_a_thing_not_a_kind():
