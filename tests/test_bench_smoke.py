@@ -22,17 +22,18 @@ import results  # noqa: E402
 import reworded  # noqa: E402
 
 # Book X's author, Alice's citizenship and Norland's continent all change; the multi-hop answer
-# needs the new author's record, then Norland's newest record.
-FACTS = [
-    ("The author of Book X is Alice Smith.", "Book X", "author", "Alice Smith"),
-    ("Alice Smith is a citizen of Carpania.", "Alice Smith", "citizen_of", "Carpania"),
-    ("Bob Jones is a citizen of Norland.", "Bob Jones", "citizen_of", "Norland"),
-    ("Norland is located on the continent of Europe.", "Norland", "continent", "Europe"),
-    ("Carpania is located on the continent of Europe.", "Carpania", "continent", "Europe"),
-    ("The author of Book X is Bob Jones.", "Book X", "author", "Bob Jones"),
-    ("Norland is located on the continent of Africa.", "Norland", "continent", "Africa"),
-    ("Alice Smith is a citizen of Osterlich.", "Alice Smith", "citizen_of", "Osterlich"),
-]
+# needs the new author's record, then Norland's newest record. Each line with the triple its
+# hand-built extraction gives it.
+FACTS = {
+    "The author of Book X is Alice Smith.": ("Book X", "author", "Alice Smith"),
+    "Alice Smith is a citizen of Carpania.": ("Alice Smith", "citizen_of", "Carpania"),
+    "Bob Jones is a citizen of Norland.": ("Bob Jones", "citizen_of", "Norland"),
+    "Norland is located on the continent of Europe.": ("Norland", "continent", "Europe"),
+    "Carpania is located on the continent of Europe.": ("Carpania", "continent", "Europe"),
+    "The author of Book X is Bob Jones.": ("Book X", "author", "Bob Jones"),
+    "Norland is located on the continent of Africa.": ("Norland", "continent", "Africa"),
+    "Alice Smith is a citizen of Osterlich.": ("Alice Smith", "citizen_of", "Osterlich"),
+}
 MH = "Which continent is the country the author of Book X holds citizenship of located in?"
 SH = "Which country is Alice Smith a citizen of?"
 
@@ -58,7 +59,7 @@ def extract_by_hand(db, texts, prefix, triple_of):
 
 @pytest.fixture
 def fc_run(tmp_path):
-    context = "Here is a list of notes:\n" + "".join(f"{i}. {f[0]}\n" for i, f in enumerate(FACTS))
+    context = "Here is a list of notes:\n" + "".join(f"{i}. {text}\n" for i, text in enumerate(FACTS))
     rows = [{"context": context, "questions": [MH, "Which continent is Norland located in?"],
              "answers": [["Africa"], ["Africa"]], "metadata": {"source": "factconsolidation_mh_6k"}},
             {"context": context, "questions": [SH], "answers": [["Osterlich"]],
@@ -66,7 +67,7 @@ def fc_run(tmp_path):
     data = tmp_path / "fc.json"
     data.write_text(json.dumps(rows))
     db = cmc.open_db(tmp_path / "fc_6k.db")
-    extract_by_hand(db, [f[0] for f in FACTS], "fc:6k:", {f[0]: f[1:] for f in FACTS}.get)
+    extract_by_hand(db, list(FACTS), "fc:6k:", FACTS.get)
     db.close()
     out = tmp_path / "fc-results.json"
     doc = factconsolidation.main(["--data", str(data), "--subsets", "mh_6k,sh_6k", "--limit", "1",
@@ -105,7 +106,7 @@ def test_factconsolidation_views_on_a_tiny_history(fc_run):
     assert cells("raw-history", "accuracy") == (1.0, 0.0)  # free text: the newest record says Osterlich
 
     preds = [json.loads(l) for l in (tmp / "fc.jsonl").read_text().splitlines()]
-    texts = {i + 1: f[0] for i, f in enumerate(FACTS)}
+    texts = {i + 1: text for i, text in enumerate(FACTS)}
     size = lambda p: sum(len(f"[{s}] {texts[s]}\n") for s in p["evidence"])  # noqa: E731  (the evidence's lines)
     by = {(p["view"], p["id"]): p for p in preds}
     # the path (3, 6, 7) and, through the one window of this tiny history, the other current fact
@@ -262,7 +263,7 @@ def reworded_run(tmp_path, monkeypatch):
                                                           {"prompt": "The author of {} is"}]}]))
     monkeypatch.setattr(extraction, "TEMPLATE_SOURCES", [prompts])
     monkeypatch.setattr(extraction, "EXTRA_TEMPLATES", ())
-    facts = [f[0] for f in FACTS] + ["Alice Smith speaks the language of Carpanian."]
+    facts = list(FACTS) + ["Alice Smith speaks the language of Carpanian."]
     context = "Here is a list of notes:\n" + "".join(f"{i}. {f}\n" for i, f in enumerate(facts))
     rows = [{"context": context, "questions": [MH], "answers": [["Africa"]],
              "metadata": {"source": f"factconsolidation_{hop}_6k"}} for hop in ("mh", "sh")]
@@ -281,7 +282,7 @@ def test_reworded_build_keeps_arguments_and_changes_wording(reworded_run):
     new = factconsolidation.fact_lines(new_rows[0]["context"])
     assert len(new) == len(facts) and new_rows[0]["context"].count("\n") == rows[0]["context"].count("\n")
     gold = {g["line"]: g for g in doc["histories"]["6k"]["gold"]}
-    explained = {i: (f[1], f[3]) for i, f in enumerate(FACTS) if f[2] in ("author", "citizen_of")}
+    explained = {i: (s, o) for i, (s, r, o) in enumerate(FACTS.values()) if r in ("author", "citizen_of")}
     assert {i: (g["subject"], g["object"]) for i, g in gold.items()} == explained
     for i, line in enumerate(facts):
         if i in gold:
