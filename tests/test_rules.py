@@ -13,6 +13,19 @@ def rules(db):
     return [tuple(r) for r in db.execute("SELECT pattern, relation, status FROM rules ORDER BY id")]
 
 
+def current_edges(db):
+    """{(subject key, relation): object key} of every current edge."""
+    return {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+
+
+def told_one_by_one(db, *told):
+    """Add each (text, triple) record, extract them one record a call with a model that replies
+    each record's triple, and return the current edges."""
+    add(db, *(text for text, _ in told))
+    cmc.extract_pending(db, FakeModel([facts_reply(triple) for _, triple in told]), batch_size=1)
+    return current_edges(db)
+
+
 def test_sentence_form_replaces_spans_with_slots():
     t = cmc.Triple("Ana Silva", "works_at", "Initech")
     assert cmc.sentence_form("Ana Silva works at Initech.", t) == "<S> works at <O>."
@@ -233,80 +246,61 @@ def test_two_forms_that_each_add_words_to_one_name_are_two_relations(db):
                                        facts_reply(("Ana's", "phone", "555-0199"))]))
     assert [(p, r) for p, r, _ in rules(db)] == [("<S> home phone is <O>.", "phone"),
                                                 ("<S> work phone is <O>.", "phone_work")]
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = current_edges(db)
     assert current[("ana", "phone")] == "555 0101" and current[("ana", "phone_work")] == "555 0199"
     assert "phone_work" in {r["relation"] for r in cmc.relations(db)}
 
 
 def test_a_form_that_says_the_name_in_another_inflection_only_adds_words(db):
     # "changed schools" says "school": the form adds "changed", it is no second relation
-    add(db, "Theo's school is Pinewood Primary.", "Mia's school is Hillside.",
-        "Theo changed schools to Riverside Academy.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Theo's", "school", "Pinewood Primary")),
-                                       facts_reply(("Mia's", "school", "Hillside")),
-                                       facts_reply(("Theo", "school", "Riverside Academy"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Theo's school is Pinewood Primary.", ("Theo's", "school", "Pinewood Primary")),
+                              ("Mia's school is Hillside.", ("Mia's", "school", "Hillside")),
+                              ("Theo changed schools to Riverside Academy.", ("Theo", "school", "Riverside Academy")))
     assert current == {("theo", "school"): "riverside academy", ("mia", "school"): "hillside"}
 
 
 def test_a_change_that_names_the_value_it_replaces_restates_the_fact(db):
     # "gave up the flute" names the value it replaces: the form adds words, yet names no new relation
-    add(db, "Raj's son plays the flute.", "Raj's son gave up the flute and took up the drums.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Raj's", "son", "flute")),
-                                       facts_reply(("Raj's", "son", "drums"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Raj's son plays the flute.", ("Raj's", "son", "flute")),
+                              ("Raj's son gave up the flute and took up the drums.", ("Raj's", "son", "drums")))
     assert current == {("raj", "son"): "drums"}
     assert cmc._says_change(cmc.words_of("Bo took up golf.")) and not cmc._says_change(cmc.words_of("Bo took golf lessons."))
     # a change that names no earlier value of the fact may still be a fact of its own
-    add(db, "Ana's home phone is 555-0101.", "Ana changed her work phone to 555-0199.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Ana's", "phone", "555-0101")),
-                                       facts_reply(("Ana", "phone", "555-0199"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Ana's home phone is 555-0101.", ("Ana's", "phone", "555-0101")),
+                              ("Ana changed her work phone to 555-0199.", ("Ana", "phone", "555-0199")))
     assert current[("ana", "phone")] == "555 0101"
 
 
 def test_a_change_names_its_own_relation_by_a_word_of_the_names_phrase_not_by_its_verb(db):
     # "started at" says a change; its verb and "September" name no second relation beside "son"
-    add(db, "Ola's son attends Brookside Nursery.", "Ola's son started at Maple Primary in September.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Ola's", "son", "Brookside Nursery")),
-                                       facts_reply(("Ola's", "son", "Maple Primary"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Ola's son attends Brookside Nursery.", ("Ola's", "son", "Brookside Nursery")),
+                              ("Ola's son started at Maple Primary in September.", ("Ola's", "son", "Maple Primary")))
     assert current == {("ola", "son"): "maple primary"}
     # ... while "work" of "her work phone" does (the test above: home and work phones stay two)
-    add(db, "Bo's home phone is 555-0101.", "Bo switched his work phone to 555-0199.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Bo's", "phone", "555-0101")),
-                                       facts_reply(("Bo", "phone", "555-0199"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Bo's home phone is 555-0101.", ("Bo's", "phone", "555-0101")),
+                              ("Bo switched his work phone to 555-0199.", ("Bo", "phone", "555-0199")))
     assert current[("bo", "phone")] == "555 0101" and current[("bo", "phone_work")] == "555 0199"
     # "went up to" says a change, though "to" is a stopword of forms
-    add(db, "Tariq's gym membership costs 30 pounds.", "Tariq's gym membership went up to 35 pounds.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Tariq's", "gym", "30 pounds")),
-                                       facts_reply(("Tariq's", "gym", "35 pounds"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Tariq's gym membership costs 30 pounds.", ("Tariq's", "gym", "30 pounds")),
+                              ("Tariq's gym membership went up to 35 pounds.", ("Tariq's", "gym", "35 pounds")))
     assert current[("tariq", "gym")] == "35 pounds" and ("tariq", "gym_went_up") not in current
 
 
 def test_a_form_that_restates_an_earlier_form_of_the_name_keeps_the_name(db):
     # "teaches at" says "teacher" in other words and adds its own; "guitar teacher is now" only
     # restates "guitar teacher is", so Sofia's teacher changes
-    add(db, "Sofia's guitar teacher is Mr. Pratt.", "Mr. Pratt teaches at Rock School.",
-        "Sofia's guitar teacher is now Ms. Kane.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Sofia's", "teacher", "Mr. Pratt")),
-                                       facts_reply(("Mr. Pratt", "teacher", "Rock School")),
-                                       facts_reply(("Sofia's", "teacher", "Ms. Kane"))]), batch_size=1)
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = told_one_by_one(db, ("Sofia's guitar teacher is Mr. Pratt.", ("Sofia's", "teacher", "Mr. Pratt")),
+                              ("Mr. Pratt teaches at Rock School.", ("Mr. Pratt", "teacher", "Rock School")),
+                              ("Sofia's guitar teacher is now Ms. Kane.", ("Sofia's", "teacher", "Ms. Kane")))
     assert current[("sofia", "teacher")] == "ms kane" and len(current) == 2
 
 
 def test_a_name_in_the_other_spelling_still_splits_two_forms(db):
     # "favorite" for "favourite": food and drink must not overwrite each other
-    add(db, "Jonas's favourite food is ramen.", "Jonas's favourite drink is lemonade.",
-        "Jonas's favourite food is now pho.")
-    cmc.extract_pending(db, FakeModel([facts_reply(("Jonas's", "favorite", "ramen")),
-                                       facts_reply(("Jonas's", "favorite", "lemonade")),
-                                       facts_reply(("Jonas's", "favorite", "pho"))]), batch_size=1)
-    current = {r[0]: r[1] for r in db.execute("SELECT relation, object_key FROM current_edges")}
-    assert current == {"favorite": "pho", "favorite_drink": "lemonade"}
+    current = told_one_by_one(db, ("Jonas's favourite food is ramen.", ("Jonas's", "favorite", "ramen")),
+                              ("Jonas's favourite drink is lemonade.", ("Jonas's", "favorite", "lemonade")),
+                              ("Jonas's favourite food is now pho.", ("Jonas's", "favorite", "pho")))
+    assert current == {("jonas", "favorite"): "pho", ("jonas", "favorite_drink"): "lemonade"}
     assert cmc.relation_signature("favourite_food") == cmc.relation_signature("favorite_food")
 
 
@@ -320,7 +314,7 @@ def test_a_form_that_only_adds_words_or_paraphrases_still_updates(db, later):
                                        facts_reply(("Bo", "lives_in", "Graz")),
                                        facts_reply(("Ana", "lives_in", "Paris"))]))
     assert {r[1] for r in rules(db)} == {"lives_in"}
-    current = {(r[0], r[1]): r[2] for r in db.execute("SELECT subject_key, relation, object_key FROM current_edges")}
+    current = current_edges(db)
     assert current[("ana", "lives_in")] == "paris"
 
 
