@@ -1,5 +1,6 @@
 """Shared pieces of the benchmark harnesses: ingest a history once, build each evidence view,
-call the reader once per question and view, score, aggregate, write the JSON.
+call the reader once per question and view, score, aggregate, write the JSON; and the command
+line their main() functions have in common.
 
 Views (every one rendered under cmc's read budget, newest contiguous suffix kept):
   cmc                 cmc's own read (cmc.recall): the graph read and the window read merged.
@@ -456,7 +457,7 @@ def parse_views(text: str | None, default=VIEWS) -> list[str]:
     return views
 
 
-# ── command line ──  what the harnesses' main() functions share
+# ── command line  the parser, model options and main() of the harnesses
 
 def parser(doc: str) -> argparse.ArgumentParser:
     """A harness's parser, described by the first paragraph of its docstring as written."""
