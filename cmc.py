@@ -3590,15 +3590,17 @@ def clean_answer(text: str) -> str:
     return text.rstrip(" .") or NOT_IN_MEMORY
 
 
-def answer(model: Model, read: Recall) -> Answer:
+def answer(model: Model, read: Recall, speakers: dict[int, str] | None = None) -> Answer:
     """One model call over the evidence of a read: free text, which must be grounded in the
-    evidence, else NOT_IN_MEMORY. No evidence is NOT_IN_MEMORY without a call."""
+    evidence (in what the speakers the question names said, or what names them: see
+    their_records), else NOT_IN_MEMORY. No evidence is NOT_IN_MEMORY without a call."""
     if not read.evidence:
         return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
     evidence = reader_text(read)
     raw = model.complete(answer_prompt(read, evidence), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
     text = clean_answer(raw)
-    text = text if grounded(text, evidence) else NOT_IN_MEMORY
+    support = their_records(read, speakers or {})
+    text = text if grounded(text, evidence if support is None else support) else NOT_IN_MEMORY
     return Answer(text, read.evidence, read.anchors, [e.public() for e in read.edges],
                   read.truncated, raw, read.hidden)
 
@@ -3612,10 +3614,31 @@ def grounded(answer: str, evidence: str) -> bool:
     return not words or sum(_stem(w) in said for w in words) * 2 >= len(words)
 
 
+def their_records(read: Recall, speakers: dict[int, str]) -> str | None:
+    """What the evidence says of the speakers the question names: the records they said or that
+    name them, each with its dated times and its day; None when the question names no speaker.
+    In a conversation, who said a thing is half of it: asked "What did Oriel bake?", a record
+    "Tamsin: I baked a plum tart." does not answer, though the tart is in the evidence."""
+    asked = set(words_of(read.question))
+    named = {s for s in speakers.values() if set(words_of(s)) <= asked}
+    if not named:
+        return None
+    names = {w for s in named for w in words_of(s)}
+    return "\n".join(f"{dated(e['text'], e['time'])} ({_day(e['time'])})" for e in read.evidence
+                     if speakers.get(e["serial"]) in named or names & set(words_of(e["text"])))
+
+
+def speakers_of(db: sqlite3.Connection, read: Recall) -> dict[int, str]:
+    """The speaker of each conversation record in the evidence (said_by), by serial."""
+    said = {e["serial"]: said_by(db, e["serial"], e["text"])[0] for e in read.evidence}
+    return {serial: who for serial, who in said.items() if who}
+
+
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None,
         budget: int = ASK_BUDGET) -> Answer:
     """Read the evidence for the question, then answer it with one model call."""
-    return answer(model, recall(db, question, as_of, budget))
+    read = recall(db, question, as_of, budget)
+    return answer(model, read, speakers_of(db, read))
 
 
 # ── inspect ────  facts and counts for the facts / info commands

@@ -229,8 +229,10 @@ def recall_of(memory):
     return memory.recall
 
 
-def read_question(memory, bm25: Bm25, conv_id: str, qa: dict, serial_of: dict[str, int], answer: bool) -> dict:
-    """One question: cmc's recall and bm25 at its size, and with answer the model's answer, scored."""
+def read_question(memory, bm25: Bm25, conv_id: str, qa: dict, serial_of: dict[str, int], answer: bool,
+                  budget: int | None = None) -> dict:
+    """One question: cmc's recall and bm25 at its size, and with answer the model's answer (the
+    reader reading `budget` characters, default cmc's), scored."""
     ids = gold_ids(qa["evidence"])
     gold = [serial_of[i] for i in ids if i in serial_of]
     start = time.perf_counter()
@@ -249,8 +251,9 @@ def read_question(memory, bm25: Bm25, conv_id: str, qa: dict, serial_of: dict[st
            "recall_seconds": recall_seconds}
     if answer:
         start = time.perf_counter()
-        said = memory.ask(qa["question"]).answer
-        row.update({"answer": said, "ask_seconds": round(time.perf_counter() - start, 3),
+        got_answer = memory.ask(qa["question"], **({"budget": budget} if budget else {}))
+        said = got_answer.answer
+        row.update({"answer": said, "raw_answer": got_answer.raw, "ask_seconds": round(time.perf_counter() - start, 3),
                     "abstained": ABSTAIN in said.lower()})
         if qa["category"] != 5:
             row.update({"f1": round(token_f1(said, gold_answer(qa)), 4),
@@ -311,6 +314,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--answer", action="store_true", help="also Memory.ask every question and score the answer")
     p.add_argument("--model", help="GGUF path or 'gemma' / 'qwen', given to cmc.Memory (default: embedded gemma)")
     p.add_argument("--limit-questions", type=int, help="only each conversation's first N questions")
+    p.add_argument("--every", type=int, default=1, help="only every N-th question (a sample across categories)")
+    p.add_argument("--budget", type=int, help="characters the reader reads (default: cmc's ask budget)")
     p.add_argument("--json", help="results JSON (default: bench/results/locomo-<convs>.json)")
     p.add_argument("--predictions", help="one JSON line per question")
     p.add_argument("--fresh", action="store_true", help="build the cached databases again")
@@ -345,14 +350,15 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 serial_of = ingest(memory, conv_id, turn_list, args.extract, times)
                 ingested[conv_id] = {"db": common.shown(path), "turns": len(turn_list), **status_counts(memory.db)}
                 bm25 = Bm25([(s, t) for s, t in memory.db.execute("SELECT serial, text FROM records")])
-                for qa in sample["qa"][:args.limit_questions]:
+                for qa in sample["qa"][:args.limit_questions:args.every]:
                     if qa.get("category") in categories:
-                        rows.append(read_question(memory, bm25, conv_id, qa, serial_of, args.answer))
+                        rows.append(read_question(memory, bm25, conv_id, qa, serial_of, args.answer, args.budget))
             common.log(f"{conv_id}: {sum(r['conv'] == conv_id for r in rows)} questions read")
     except cmc.CmcError as e:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "locomo", "data": common.shown(args.data), "conversations": list(ingested),
                 "extract": args.extract, "answer": args.answer, "limit_questions": args.limit_questions,
+                "every": args.every, "ask_budget": args.budget or getattr(cmc, "ASK_BUDGET", None),
                 "categories": sorted(categories), "reader_dates": not args.no_dates,
                 "results": summarise(rows),
                 "seconds": {"recall_median": median([r["recall_seconds"] for r in rows]),

@@ -41,30 +41,13 @@ RULES_DELETED = ("4ff67a9", "2026-12-06")
 MODES = {"one-by-one": "one record per `add`", "batch": "each scenario in one `add`"}
 NATURAL_CURRENT = "natural-dev-one-by-one-reask.json"  # the run of the read the code keeps
 
-# (view, reader, SH %, MH %, mean reader-input tokens, truncated, where the paper states it);
-# kept as the strings the paper prints; "—" where the paper does not state the number.
-PAPER_FC = [
-    ("cmc", "HY4-preview", "97.25", "78.25", "184.64", "0", "§4.1, App. G"),
-    ("prior-read-refresh", "HY4-preview", "97.25", "21.50", "194.56", "0", "§4.1, App. G"),
-    ("stale-closure", "HY4-preview", "—", "11.75", "182", "0", "§4.1"),
-    ("fact-bm25", "HY4-preview", "97.50", "20.75", "1,528", "0", "§4.1"),
-    ("fact-bm25-matched", "HY4-preview", "97.00", "7.25", "182", "—", "§4.1"),
-    ("latest-state", "HY4-preview", "—", "17.00", "—", "600", "§4.1"),
-    ("raw-history", "HY4-preview", "—", "5.00", "—", "600", "§4.1"),
-    ("cmc", "Qwen3.5-4B", "96.50", "76.50", "201.39", "—", "App. D.3"),
-    ("stale-closure", "Qwen3.5-4B", "32.00", "16.50", "197.38", "—", "App. D.3"),
-    ("fact-bm25", "Qwen3.5-4B", "96.50", "20.50", "1,794.00", "—", "App. D.3"),
-    ("cmc", "Llama-3.1-8B-Instruct", "90.75", "55.00", "—", "—", "App. D.3 (363/400, 220/400)"),
-    ("fact-bm25", "Llama-3.1-8B-Instruct", "92.00", "11.50", "—", "—", "App. D.3 (368/400, 46/400)"),
-]
-# 262K cells (HY4-preview, §4.4): (view, SH %, MH %); the history suffix is raw-history's read.
-PAPER_FC_262K = [("cmc", "95.0", "61.0"), ("raw-history", "8.0", "1.0")]
-# MQuAKE-MemStream, Table 3 (§4.3, App. F): Qwen3.5-4B reader, two-hop CF-3k cases, 798 MH
-# questions after the audit; (view, MH % after the audit, MH % before it).
-PAPER_MS = [("cmc", "96.62", "96.38"), ("latest-state", "53.38", "53.25"), ("stale-closure", "13.41", "13.63"),
-            ("raw-history", "—", "60.38")]
-# The graph read at 262K, CPU (§3 "Implementation cost", timing protocol in App. J): p50, p95 ms.
-PAPER_READ_262K = ("13.8", "144.3")
+# The paper's figures beside ours (bench/data/paper.json: FactConsolidation §4.1 / App. D.3 / App. G,
+# its 262K cells §4.4, MQuAKE-MemStream Table 3, the 262K read §3), as the paper prints them.
+PAPER = json.loads((Path(__file__).parent / "data" / "paper.json").read_text(encoding="utf-8"))
+PAPER_FC = [tuple(r) for r in PAPER["factconsolidation"]["rows"]]
+PAPER_FC_262K = [tuple(r) for r in PAPER["factconsolidation_262k"]["rows"]]
+PAPER_MS = [tuple(r) for r in PAPER["memstream"]["rows"]]
+PAPER_READ_262K = tuple(PAPER["read_262k"]["row"])
 
 
 # ── formatting ──
@@ -200,11 +183,17 @@ def _is_descendant(commit: str, ancestor: str, folder: Path) -> bool | None:
 
 # ── natural-dev ──
 
+def _reader_name(model_file: str) -> str:
+    """qwen2.5-coder-1.5b-instruct-q4_k_m.gguf -> Qwen2.5-Coder-1.5B."""
+    return "Qwen2.5-Coder-1.5B" if model_file.startswith("qwen") else model_file.removesuffix(".gguf")
+
+
 def natural_label(name: str, doc: dict) -> tuple[str, str]:
     """A short name for a run's column, and what the run was."""
     built = bool(doc["seconds"].get("adds"))
     repairs_off = "norepairs" in name
-    short = ("built and asked" if built else "asked again") + (", repair rules off" if repairs_off else "")
+    short = ("built and asked" if built else "asked again") + (", repair rules off" if repairs_off else "") + \
+        (f", {_reader_name(doc['answer_model'])} reader" if doc.get("answer_model") else "")
     parts = [MODES.get(doc["mode"], doc["mode"]) + (" via the CLI" if doc.get("cli") else ""), f"judge {doc.get('judge', 'none')}",
              "each record added, then every question asked" if built else
              "no add: the databases an earlier run kept (`--keep`) asked again with this run's read"]
@@ -248,7 +237,8 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
     if ext:
         out += ["", "Extraction status of every record added: " + "; ".join(
             f"{label[n][0]}: " + ", ".join(f"{k} {v}" for k, v in e.items()) for n, e in ext) + "."]
-    out += ["", "Runs:", ""] + [f"- **{label[n][0]}** (`{n}`; reader and extractor `{docs[n]['model']}`; "
+    out += ["", "Runs:", ""] + [f"- **{label[n][0]}** (`{n}`; extractor `{docs[n]['model']}`, "
+                                f"reader `{docs[n].get('answer_model') or docs[n]['model']}`; "
                                 f"{label[n][1]}): " + runs.line(n, docs[n], "natural-dev") for n in names]
     return "\n".join(out)
 
@@ -258,13 +248,19 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
 def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
     out = ["## LoCoMo dev", "",
            "Long two-person conversations (`locomo10-dev.json`), one record per turn with its session's date. "
-           "**Dev data: window rendering was chosen on it.** *Every gold turn*: all of a question's gold turns are "
-           "in cmc's recall; *BM25*: plain BM25 over the turns, cut to the same number of characters as cmc's "
-           "evidence for that question; *gold turns found*: the mean fraction of gold turns in the evidence."]
+           "**Dev data: the window read and the `ask` budget were chosen on it.**",
+           "",
+           "*Every gold turn*: all of a question's gold turns are in cmc's recall (6,000 characters); *BM25*: plain "
+           "BM25 over the turns, cut to the same number of characters as cmc's evidence for that question; *gold "
+           "turns found*: the mean fraction of gold turns in the evidence; *token F1*, *substring*: the answer `ask` "
+           "gives (`ask` selects 3,500 characters the same way; 6,000 before the record-based window read of "
+           "2026-12-06); *\"not in memory\"*: the share of questions answered so."]
     for name, d in docs.items():
         extracted = "model extraction at each add" if d.get("extract") else \
             "turns stored without extraction (the window read alone; no write-side code ran)"
         only = f", categories {', '.join(map(str, d['categories']))}" if d.get("categories", [1, 2, 3, 4, 5]) != [1, 2, 3, 4, 5] else ""
+        only += f", every {d['every']}th question" if d.get("every", 1) > 1 else ""
+        only += f", the reader reading {num(d['ask_budget'])} characters" if d.get("answer") and d.get("ask_budget") else ""
         dates = ", reader without the dates of relative times (`--no-dates`)" if d.get("reader_dates") is False else ""
         out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}{only}{dates}", "",
                 f"{len(d['conversations'])} conversation(s), "
@@ -288,6 +284,38 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
         out += ["", f"Recall: {s['recall_median'] * 1000:.1f} ms a question (median)"
                 + (f"; ask: {secs(s['ask_median'])} (median)." if s.get("ask_median") else ".")]
     return "\n".join(out)
+
+
+# ── the reader ──
+
+def reader_section(found: dict, runs: Runs) -> str:
+    """Every answer run, by the model that read the evidence: the table the default reader is chosen on."""
+    body = []
+    for name, d in found.get("natural", {}).items():
+        if runs.before_deletion(name, d):
+            continue
+        a = next(r for r in d["results"] if r["kind"] == "all")
+        body.append([f"`{d.get('answer_model') or d['model']}`", "natural-dev, " + MODES.get(d["mode"], d["mode"]),
+                     f"{a['n']}", f"**{pct(a['accuracy'])}** answered", secs(d["seconds"].get("ask_median")),
+                     f"`{name}`"])
+    for name, d in found.get("locomo", {}).items():
+        if not d.get("answer") or d.get("reader_dates") is False:
+            continue
+        r = next(r for r in d["results"] if r["category"] == "1-4")
+        c5 = next((r for r in d["results"] if r["category"] == "5"), None)
+        every = f", every {d['every']}th question" if d.get("every", 1) > 1 else ""
+        budget = f", {num(d['ask_budget'])} characters read" if d.get("ask_budget") else ""
+        cats = [c for c in d.get("categories", [1, 2, 3, 4, 5]) if c != 5]
+        body.append([f"`{d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{every}{budget}",
+                     f"{r['n']} + {c5['n'] if c5 else 0}",
+                     f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"
+                     + (f"; adversarial \"not in memory\" {pct(c5['abstention'])}" if c5 else ""),
+                     secs(d["seconds"].get("ask_median")), f"`{name}`"])
+    return "\n".join(["## The reader", "",
+                      "The answer runs of today's code by the model that read the evidence (`--answer-model`, `--model` "
+                      "or `--budget` in its command; the evidence is selected the same way for each). The default "
+                      "reader is the one that reads best within the 5-second `ask` target on this 2-core machine.",
+                      "", table(["reader", "data", "questions", "quality", "ask median", "JSON"], body)])
 
 
 # ── FactConsolidation ──
@@ -624,9 +652,11 @@ def summary_section(found: dict, runs: Runs) -> str:
                          dev(built[0], nat[built[0]], True), f"**{secs(s['add_warm_median'])}**", f"`{built[0]}`"])
     for name, d in found.get("locomo", {}).items():
         r = next(r for r in d["results"] if r["category"] == "1-4")
+        asked = [c for c in d.get("categories", [1, 2, 3, 4, 5]) if c != 5]
         if d.get("answer"):
             body.append([f"LoCoMo {', '.join(d['conversations'])}, answers", "yes",
-                         f"token F1 **{r['f1']:.3f}** over categories 1–4; ask {secs(d['seconds']['ask_median'])} median",
+                         f"token F1 **{r['f1']:.3f}** over categor{'ies' if len(asked) > 1 else 'y'} "
+                         f"{', '.join(map(str, asked))}; ask {secs(d['seconds']['ask_median'])} median",
                          f"`{name}`"])
         else:
             body.append([f"LoCoMo dev, {len(d['conversations'])} conversations, retrieval only", "yes",
@@ -717,7 +747,9 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
     # the locomo retrieval run first, then the answer runs
     found["locomo"] = dict(sorted(found["locomo"].items(), key=lambda kv: (bool(kv[1].get("answer")), kv[0])))
     # the page's sections in order, each from what was found for it (left out when nothing was)
-    order = [("natural", natural_section), ("locomo", locomo_section), ("ablation", ablation_section),
+    found["reader"] = {"natural": found["natural"], "locomo": found["locomo"]}
+    order = [("natural", natural_section), ("locomo", locomo_section), ("reader", reader_section),
+             ("ablation", ablation_section),
              ("statuses", statuses_section), ("turns", turns_section),
              ("fc", lambda doc, runs: fc_section(doc, chart, runs)), ("fc_other", fc_other_section),
              ("gold", lambda docs, runs: gold_section(docs["gold_audit.json"], runs)), ("ms", ms_section),

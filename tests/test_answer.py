@@ -96,3 +96,17 @@ def test_a_time_is_dated_at_its_own_precision_and_only_when_it_says_something():
     assert cmc.dated("The quiz is today.", told) == "The quiz is today."  # the record's own day
     assert cmc.dated("The quiz is on 4 April 2031.", told) == "The quiz is on 4 April 2031."  # already said
     assert cmc.dated("Went yesterday.", "not a time") == "Went yesterday."
+
+
+def test_an_answer_about_a_speaker_comes_from_what_they_said_or_what_names_them(db):
+    """Asked what one speaker did, the other speaker's words do not answer."""
+    cmc.add_records(db, [("Tamsin: I baked a plum tart for the fete.", "chat", "2031-03-09T10:00:00Z"),
+                         ("Oriel: I went sailing on the estuary.", "chat", "2031-03-09T10:01:00Z"),
+                         ("Tamsin: Lovely! I hope the wind was kind.", "chat", "2031-03-09T10:02:00Z"),
+                         ("Oriel: It was. Tamsin, save me a slice!", "chat", "2031-03-09T10:03:00Z")])
+    assert cmc.ask(db, FakeModel([" a plum tart"]), "What did Tamsin bake for the fete?").answer == "a plum tart"
+    assert cmc.ask(db, FakeModel([" a plum tart"]), "What did Oriel bake for the fete?").answer == cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel([" sailing"]), "What did Oriel do on the estuary?").answer == "sailing"
+    assert cmc.ask(db, FakeModel([" a slice"]), "What did Oriel ask Tamsin to save?").answer == "a slice"
+    # the day of a speaker's record is theirs too
+    assert cmc.ask(db, FakeModel([" 9 March 2031"]), "When did Oriel go sailing?").answer == "9 March 2031"
