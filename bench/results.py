@@ -21,6 +21,7 @@ the place it is stated; ours come only from the JSON.
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -39,7 +40,7 @@ TARGETS = {"aie_mh": 0.84, "aie_sh": 0.98, "tokens": 200}
 # commit; a run on code before it measured them in place (docs/design.md says why they went).
 RULES_DELETED = ("4ff67a9", "2026-12-06")
 MODES = {"one-by-one": "one record per `add`", "batch": "each scenario in one `add`"}
-NATURAL_CURRENT = "natural-dev-one-by-one-reask.json"  # the run of the read the code keeps
+NATURAL_CURRENT = "natural-dev-one-by-one.json"  # the run of the code as it is
 
 # The paper's figures beside ours (bench/data/paper.json: FactConsolidation §4.1 / App. D.3 / App. G,
 # its 262K cells §4.4, MQuAKE-MemStream Table 3, the 262K read §3), as the paper prints them.
@@ -259,7 +260,7 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
         extracted = "model extraction at each add" if d.get("extract") else \
             "turns stored without extraction (the window read alone; no write-side code ran)"
         only = f", categories {', '.join(map(str, d['categories']))}" if d.get("categories", [1, 2, 3, 4, 5]) != [1, 2, 3, 4, 5] else ""
-        only += f", every {d['every']}th question" if d.get("every", 1) > 1 else ""
+        only += f", one question in {d['every']}" if d.get("every", 1) > 1 else ""
         only += f", the reader reading {num(d['ask_budget'])} characters" if d.get("answer") and d.get("ask_budget") else ""
         dates = ", reader without the dates of relative times (`--no-dates`)" if d.get("reader_dates") is False else ""
         out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}{only}{dates}", "",
@@ -288,6 +289,14 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
 
 # ── the reader ──
 
+LOCOMO_DEFAULT_RUN = re.compile(r"locomo-conv-\d+-answer\.json")  # one conversation, cmc's own budget
+
+
+def _answerable(doc: dict) -> list[str]:
+    """The answerable categories a LoCoMo run asked (those it has questions of)."""
+    return [r["category"] for r in doc["results"] if r["category"] not in ("1-4", "5")]
+
+
 def reader_section(found: dict, runs: Runs) -> str:
     """Every answer run, by the model that read the evidence: the table the default reader is chosen on."""
     body = []
@@ -299,13 +308,13 @@ def reader_section(found: dict, runs: Runs) -> str:
                      f"{a['n']}", f"**{pct(a['accuracy'])}** answered", secs(d["seconds"].get("ask_median")),
                      f"`{name}`"])
     for name, d in found.get("locomo", {}).items():
-        if not d.get("answer") or d.get("reader_dates") is False:
-            continue
+        if not d.get("answer") or not d.get("ask_budget"):
+            continue  # runs from before the ask budget was set apart from recall's
         r = next(r for r in d["results"] if r["category"] == "1-4")
         c5 = next((r for r in d["results"] if r["category"] == "5"), None)
-        every = f", every {d['every']}th question" if d.get("every", 1) > 1 else ""
+        every = f", one question in {d['every']}" if d.get("every", 1) > 1 else ""
         budget = f", {num(d['ask_budget'])} characters read" if d.get("ask_budget") else ""
-        cats = [c for c in d.get("categories", [1, 2, 3, 4, 5]) if c != 5]
+        cats = _answerable(d)
         body.append([f"`{d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{every}{budget}",
                      f"{r['n']} + {c5['n'] if c5 else 0}",
                      f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"
@@ -652,7 +661,9 @@ def summary_section(found: dict, runs: Runs) -> str:
                          dev(built[0], nat[built[0]], True), f"**{secs(s['add_warm_median'])}**", f"`{built[0]}`"])
     for name, d in found.get("locomo", {}).items():
         r = next(r for r in d["results"] if r["category"] == "1-4")
-        asked = [c for c in d.get("categories", [1, 2, 3, 4, 5]) if c != 5]
+        asked = _answerable(d)
+        if d.get("answer") and not LOCOMO_DEFAULT_RUN.fullmatch(name):
+            continue  # other readers and budgets: the reader section
         if d.get("answer"):
             body.append([f"LoCoMo {', '.join(d['conversations'])}, answers", "yes",
                          f"token F1 **{r['f1']:.3f}** over categor{'ies' if len(asked) > 1 else 'y'} "
