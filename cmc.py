@@ -3228,6 +3228,11 @@ ASK_BUDGET = 1_000
 # 60,000 characters 93.8% against the fixed windows' 91.9% (docs/design.md).
 WINDOW_HITS = 64  # records BM25 ranks per question (the paper ranks 64 windows)
 NEIGHBOURS = 2
+# The window read's records are fetched and checked for supersession this many at a time, and
+# reading stops after the first such chunk that left a record out: at 262K (18,332 records, the
+# 200 questions, six interleaved passes) a read took 5.9 ms median against 6.6 ms for whole steps
+# of up to 320 records, with the same gold in the evidence there and on LoCoMo dev.
+OFFER_CHUNK = 32
 # Of the budget the graph read's records may fill before the window read's turn: on natural-dev
 # (one record per add) the gold answer was in the evidence for 94% of questions with the window
 # read beside the graph read, 64% when it added only the records no fact speaks for
@@ -3396,18 +3401,24 @@ class _Page:
     def offer(self, steps: Iterable[list[int]], limit: float, stop_when_full: bool) -> None:
         """Take the records of each step in the order given, each while the running size stays
         within limit; a replaced record only when the question asks about the past. With
-        stop_when_full, the first step after one that left a record out is not read."""
-        for serials in steps:
-            wanted = [s for s in serials if s not in self.picked]
-            ids = json.dumps(wanted)
-            rows = {r["serial"]: r for r in self.db.execute(RECORDS_IN, {"serials": ids, "upto": self.upto})}
-            self.hidden |= replaced_records(self.db, rows, self.upto)
-            full = False
-            for serial in wanted:
-                if serial in rows and (self.past or serial not in self.hidden):
-                    full |= not self._take(serial, rows[serial], limit)
-            if full and stop_when_full:
-                return
+        stop_when_full, nothing after the first OFFER_CHUNK records that left one out is read."""
+        for step in steps:
+            chunks = [step[at:at + OFFER_CHUNK] for at in range(0, len(step), OFFER_CHUNK)] if stop_when_full else [step]
+            for chunk in chunks:
+                if self._offer(chunk, limit) and stop_when_full:
+                    return
+
+    def _offer(self, serials: list[int], limit: float) -> bool:
+        """Take what fits of these records, in order; whether one was left out."""
+        wanted = [s for s in serials if s not in self.picked]
+        ids = json.dumps(wanted)
+        rows = {r["serial"]: r for r in self.db.execute(RECORDS_IN, {"serials": ids, "upto": self.upto})}
+        self.hidden |= replaced_records(self.db, rows, self.upto)
+        full = False
+        for serial in wanted:
+            if serial in rows and (self.past or serial not in self.hidden):
+                full |= not self._take(serial, rows[serial], limit)
+        return full
 
     def _take(self, serial: int, row, limit: float) -> bool:
         """Pick the record if the evidence stays within limit once rendered: its line, its
