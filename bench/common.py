@@ -285,7 +285,7 @@ class Views:
 
     def view_cmc(self, question: str) -> Read:
         if question not in self._cmc:
-            self._cmc[question] = cmc.recall(self.db, question)
+            self._cmc[question] = cmc.recall(self.db, question, budget=cmc.ASK_BUDGET)  # what ask reads
         return self._cmc[question]
 
     def view_prior_read_refresh(self, question: str) -> Read:
