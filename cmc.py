@@ -3510,14 +3510,20 @@ def answer_prompt(read: Recall, evidence: str | None = None) -> str:
                                                     question=" ".join(read.question.split())).rstrip()
 
 
-def reader_text(read: Recall) -> str:
-    """The evidence as the reader gets it: each record's relative times followed by the dates
-    they mean (dated)."""
+def told_texts(read: Recall) -> dict[int, str]:
+    """Each evidence record's text as the reader gets it, by serial: its relative times followed
+    by the dates they mean (dated)."""
+    return {e["serial"]: dated(e["text"], e["time"]) for e in read.evidence}
+
+
+def reader_text(read: Recall, told: dict[int, str] | None = None) -> str:
+    """The evidence as the reader gets it: read.text with each record told as told_texts gives it
+    (computed here unless given)."""
+    told = told_texts(read) if told is None else told
     text = read.text
     for e in read.evidence:
-        told = dated(e["text"], e["time"])
-        if told != e["text"]:
-            text = text.replace(e["text"], told, 1)
+        if told[e["serial"]] != e["text"]:
+            text = text.replace(e["text"], told[e["serial"]], 1)
     return text
 
 
@@ -3608,10 +3614,11 @@ def answer(model: Model, read: Recall, speakers: dict[int, str] | None = None) -
     their_records), else NOT_IN_MEMORY. No evidence is NOT_IN_MEMORY without a call."""
     if not read.evidence:
         return Answer(NOT_IN_MEMORY, [], read.anchors, [], read.truncated, "", read.hidden)
-    evidence = reader_text(read)
+    told = told_texts(read)
+    evidence = reader_text(read, told)
     raw = model.complete(answer_prompt(read, evidence), max_tokens=ANSWER_TOKENS, stop=("\n",)).text
     text = clean_answer(raw)
-    support = their_records(read, speakers or {})
+    support = their_records(read, speakers or {}, told)
     text = text if grounded(text, evidence if support is None else support) else NOT_IN_MEMORY
     return Answer(text, read.evidence, read.anchors, [e.public() for e in read.edges],
                   read.truncated, raw, read.hidden)
@@ -3626,9 +3633,10 @@ def grounded(answer: str, evidence: str) -> bool:
     return not words or sum(_stem(w) in said for w in words) * 2 >= len(words)
 
 
-def their_records(read: Recall, speakers: dict[int, str]) -> str | None:
+def their_records(read: Recall, speakers: dict[int, str], told: dict[int, str]) -> str | None:
     """What the evidence says of the speakers the question names: the records they said or that
-    name them, each with its dated times and its day; None when the question names no speaker.
+    name them, each as the reader was told it (told_texts) with its day; None when the question
+    names no speaker.
     In a conversation, who said a thing is half of it: asked "What did Oriel bake?", a record
     "Tamsin: I baked a plum tart." does not answer, though the tart is in the evidence."""
     asked = set(words_of(read.question))
@@ -3636,7 +3644,7 @@ def their_records(read: Recall, speakers: dict[int, str]) -> str | None:
     if not named:
         return None
     names = {w for s in named for w in words_of(s)}
-    return "\n".join(f"{dated(e['text'], e['time'])} ({_day(e['time'])})" for e in read.evidence
+    return "\n".join(f"{told[e['serial']]} ({_day(e['time'])})" for e in read.evidence
                      if speakers.get(e["serial"]) in named or names & set(words_of(e["text"])))
 
 

@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     samples = load(Path(args.data), args.conv)
     categories = {int(c) for c in args.category.split(",")} if args.category else {1, 2, 3, 4, 5}
     if args.no_dates:
-        cmc.reader_text = lambda read: read.text
+        cmc.reader_text = lambda read, told=None: read.text
     everything = not args.conv
     model = model if model is not None else (cmc.load_model(args.model) if args.extract or args.answer else None)
     rows, ingested = [], {}
