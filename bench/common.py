@@ -2,7 +2,8 @@
 call the reader once per question and view, score, aggregate, write the JSON; and the command
 line their main() functions have in common.
 
-Views (every one rendered under cmc's read budget, newest contiguous suffix kept):
+Views (every one rendered under READER_BUDGET, what `cmc ask` hands its reader; newest contiguous
+suffix kept):
   cmc                 cmc's own read (cmc.recall): the graph read and the window read merged.
   prior-read-refresh  paper Appendix G: every (subject, relation) key gets a constructed prior
                       value (its most recent earlier assertion with a different object, else the
@@ -19,7 +20,7 @@ Views (every one rendered under cmc's read budget, newest contiguous suffix kept
 Every parsed view (all but raw-history) also renders the unresolved records, as cmc does.
 
 The reader is cmc.answer for every view: the same prompt, one call, free text grounded in the
-view's evidence (cmc.READ_BUDGET characters, the newest records kept on overflow).
+view's evidence (READER_BUDGET characters, the newest records kept on overflow).
 """
 
 import argparse
@@ -179,10 +180,11 @@ def empty_evidence_tokens(model) -> int:
 # ── views ──────  each returns a cmc.Recall: the anchors, the edges it presents, the evidence
 
 Read = cmc.Recall
+READER_BUDGET = cmc.ASK_BUDGET  # every view is read under what `cmc ask` hands its reader
 
 
 def as_read(question: str, anchors: list[str], edges: list, rows: list[tuple[int, str]],
-            budget: int = cmc.READ_BUDGET) -> cmc.Recall:
+            budget: int = READER_BUDGET) -> cmc.Recall:
     """A view's records as cmc's reader gets them: source order, numbered, under the budget
     (the newest records kept on overflow)."""
     kept, used = [], len(cmc.EVIDENCE_PREFIX)
@@ -285,7 +287,7 @@ class Views:
 
     def view_cmc(self, question: str) -> Read:
         if question not in self._cmc:
-            self._cmc[question] = cmc.recall(self.db, question, budget=cmc.ASK_BUDGET)  # what ask reads
+            self._cmc[question] = cmc.recall(self.db, question, budget=READER_BUDGET)
         return self._cmc[question]
 
     def view_prior_read_refresh(self, question: str) -> Read:

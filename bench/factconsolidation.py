@@ -15,7 +15,7 @@ benchmark's substring exact match (raw and parsed output, the higher kept).
 --json writes {"results": [{"view", "subset", "n", "accuracy", "answer_in_evidence",
 "answer_in_rendered", "mean_input_tokens", "truncated"}], "model", "commit", ...}: one row per
 view and subset run, plus pooled rows "sh", "mh" and "all". answer_in_evidence is the gold in
-what the reader was shown (cmc's read budget), answer_in_rendered the same. All are fractions. Per-question
+what the reader was shown (common.READER_BUDGET, what `cmc ask` reads), answer_in_rendered the same. All are fractions. Per-question
 predictions go to --predictions (default factconsolidation.predictions.jsonl in --out-dir, so
 bench/out/ unless --out-dir says otherwise).
 """

@@ -246,6 +246,19 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
 
 # ── LoCoMo ──
 
+LOCOMO_DEFAULT_RUN = re.compile(r"locomo-conv-\d+-answer\.json")  # one conversation, cmc's own budget
+
+
+def _sample(doc: dict) -> str:
+    """', one question in 3' for a run that asked every third question, else ''."""
+    return f", one question in {doc['every']}" if doc.get("every", 1) > 1 else ""
+
+
+def _answerable(doc: dict) -> list[str]:
+    """The answerable categories a LoCoMo run asked (those it has questions of)."""
+    return [r["category"] for r in doc["results"] if r["category"] not in ("1-4", "5")]
+
+
 def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
     out = ["## LoCoMo dev", "",
            "Long two-person conversations (`locomo10-dev.json`), one record per turn with its session's date. "
@@ -254,13 +267,13 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
            "*Every gold turn*: all of a question's gold turns are in cmc's recall (6,000 characters); *BM25*: plain "
            "BM25 over the turns, cut to the same number of characters as cmc's evidence for that question; *gold "
            "turns found*: the mean fraction of gold turns in the evidence; *token F1*, *substring*: the answer `ask` "
-           "gives (`ask` selects 3,500 characters the same way; 6,000 before the record-based window read of "
-           "2026-12-06); *\"not in memory\"*: the share of questions answered so."]
+           "gives (`ask` selects the characters each run names the same way; 6,000 before the record-based "
+           "window read of 2026-12-06); *\"not in memory\"*: the share of questions answered so."]
     for name, d in docs.items():
         extracted = "model extraction at each add" if d.get("extract") else \
             "turns stored without extraction (the window read alone; no write-side code ran)"
         only = f", categories {', '.join(map(str, d['categories']))}" if d.get("categories", [1, 2, 3, 4, 5]) != [1, 2, 3, 4, 5] else ""
-        only += f", one question in {d['every']}" if d.get("every", 1) > 1 else ""
+        only += _sample(d)
         only += f", the reader reading {num(d['ask_budget'])} characters" if d.get("answer") and d.get("ask_budget") else ""
         dates = ", reader without the dates of relative times (`--no-dates`)" if d.get("reader_dates") is False else ""
         out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}{only}{dates}", "",
@@ -289,14 +302,6 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
 
 # ── the reader ──
 
-LOCOMO_DEFAULT_RUN = re.compile(r"locomo-conv-\d+-answer\.json")  # one conversation, cmc's own budget
-
-
-def _answerable(doc: dict) -> list[str]:
-    """The answerable categories a LoCoMo run asked (those it has questions of)."""
-    return [r["category"] for r in doc["results"] if r["category"] not in ("1-4", "5")]
-
-
 def reader_section(found: dict, runs: Runs) -> str:
     """Every answer run, by the model that read the evidence: the table the default reader is chosen on."""
     body = []
@@ -312,10 +317,8 @@ def reader_section(found: dict, runs: Runs) -> str:
             continue  # runs from before the ask budget was set apart from recall's
         r = next(r for r in d["results"] if r["category"] == "1-4")
         c5 = next((r for r in d["results"] if r["category"] == "5"), None)
-        every = f", one question in {d['every']}" if d.get("every", 1) > 1 else ""
-        budget = f", {num(d['ask_budget'])} characters read" if d.get("ask_budget") else ""
         cats = _answerable(d)
-        body.append([f"`{d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{every}{budget}",
+        body.append([f"`{d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{_sample(d)}, {num(d['ask_budget'])} characters read",
                      f"{r['n']} + {c5['n'] if c5 else 0}",
                      f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"
                      + (f"; adversarial \"not in memory\" {pct(c5['abstention'])}" if c5 else ""),
