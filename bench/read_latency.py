@@ -369,7 +369,7 @@ def ask_cold(db_path: Path, questions: list[str]) -> list[float]:
 
 # The queries a read (and an add) runs: each must reach its rows through an index.
 HOT_QUERIES = ("MAX_ANCHOR_WORDS", "ANCHOR_CANDIDATES", "OBJECT_ANCHORS", "TRAVERSE", "INCOMING",
-               "RECORD_SEARCH", "RECORDS_IN", "NEWEST_SERIAL", "NEWEST_RECORDS", "REPLACED_AMONG",
+               "RECORD_SEARCH", "RECORDS_IN", "NEWEST_SERIAL", "NEWEST_RECORDS",
                "REPLACE_SEARCH", "UPSERT_EDGE", "CACHED", "PENDING")
 _PLAN_PARAMS = {"anchors": '["x"]', "spans": '["x"]', "serials": "[1]", "max_hops": cmc.MAX_HOPS,
                 "upto": 2 ** 63 - 1, "text_key": "x", "serial": 1, "query": '"x"', "cap": 8,
@@ -381,7 +381,7 @@ def query_plans(db: sqlite3.Connection) -> dict[str, list[str]]:
     plans = {}
     for name in HOT_QUERIES:
         if hasattr(cmc, name):
-            sql = getattr(cmc, name)
+            sql = getattr(cmc, name).replace("{edges}", "current_edges")  # RECORDS_IN reads now
             params = {p: _PLAN_PARAMS.get(p, "x") for p in re.findall(r"(?<!:):(\w+)", sql)}
             plans[name] = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, params)]
     return plans

@@ -98,8 +98,9 @@ def test_a_time_is_dated_at_its_own_precision_and_only_when_it_says_something():
     assert cmc.dated("Went yesterday.", "not a time") == "Went yesterday."
 
 
-def test_an_answer_about_a_speaker_comes_from_what_they_said_or_what_names_them(db):
-    """Asked what one speaker did, the other speaker's words do not answer."""
+def test_an_answer_about_a_speaker_comes_from_what_they_said(db):
+    """Asked what one speaker did, the other speaker's words do not answer, even when they name
+    them; a record no one said in the conversation does when it names them."""
     cmc.add_records(db, [("Tamsin: I baked a plum tart for the fete.", "chat", "2031-03-09T10:00:00Z"),
                          ("Oriel: I went sailing on the estuary.", "chat", "2031-03-09T10:01:00Z"),
                          ("Tamsin: Lovely! I hope the wind was kind.", "chat", "2031-03-09T10:02:00Z"),
@@ -110,3 +111,7 @@ def test_an_answer_about_a_speaker_comes_from_what_they_said_or_what_names_them(
     assert cmc.ask(db, FakeModel([" a slice"]), "What did Oriel ask Tamsin to save?").answer == "a slice"
     # the day of a speaker's record is theirs too
     assert cmc.ask(db, FakeModel([" 9 March 2031"]), "When did Oriel go sailing?").answer == "9 March 2031"
+    cmc.add_records(db, [("Tamsin: Oriel, your jam won first prize at the fete!", "chat", "2031-03-09T10:04:00Z"),
+                         ("Oriel's stall at the fete raised forty pounds.", "note", "2031-03-09T11:00:00Z")])
+    assert cmc.ask(db, FakeModel([" first prize"]), "What did Oriel's jam win at the fete?").answer == cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel([" forty pounds"]), "How much did Oriel's stall raise?").answer == "forty pounds"
