@@ -109,6 +109,7 @@ class InProcess:
         self.reader = cmc.load_model(answer_arg) if own else None
         self.reader_name = self.reader.name if own else self.name
         self.memory = None
+        self.read_all = False
 
     def open(self, path: Path) -> None:
         self.memory = cmc.Memory(path, model=self.model, judge=self.judge)
@@ -117,11 +118,27 @@ class InProcess:
         return [ex.status for ex in self.memory.add(*texts)]
 
     def ask(self, question: str) -> tuple[str, list[dict]]:
-        got = self.memory.ask(question) if self.reader is None else cmc.ask(self.memory.db, self.reader, question)
+        reader = self.reader or self.model
+        if self.read_all:
+            read = every_record(self.memory.db, question)
+            got = cmc.answer(reader, read, cmc.speakers_of(self.memory.db, read))
+        else:
+            got = self.memory.ask(question) if self.reader is None else cmc.ask(self.memory.db, reader, question)
         return got.answer, got.evidence
 
     def close(self) -> None:
         self.memory.close()
+
+
+ALL_RECORDS = "SELECT serial, text, time, added_at, status FROM records ORDER BY serial"
+
+
+def every_record(db, question: str) -> cmc.Recall:
+    """The control with no memory system: every record of the scenario, in order, newest last,
+    rendered as cmc renders evidence (nothing selected, nothing hidden)."""
+    rows = {r["serial"]: r for r in db.execute(ALL_RECORDS)}
+    evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": "all"} for s, r in rows.items()]
+    return cmc.Recall(question, evidence, [], [], cmc.EVIDENCE_PREFIX + cmc.render_lines(evidence, rows))
 
 
 class Cli:
@@ -279,6 +296,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--predictions", help="one JSON line per question")
     p.add_argument("--judge-model", help="model that judges replacements ('none', 'gemma', 'qwen', a GGUF; "
                    "default: cmc's)")
+    p.add_argument("--read-all", action="store_true", help="the control: the reader reads every record "
+                   "of the scenario (no selection, nothing hidden); in-process only")
     p.add_argument("--keep", help="keep each scenario's database in this folder; a database already "
                    "there is asked again without adding (read-side runs)")
     return p
@@ -292,6 +311,10 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     try:
         driver = (Cli(args.model, args.answer_model) if args.cli
                   else InProcess(args.model, model, args.judge_model, args.answer_model))
+        if args.read_all:
+            if args.cli:
+                raise SystemExit("error: --read-all runs in-process; drop --cli")
+            driver.read_all = True
         adds, predictions = [], []
         with tempfile.TemporaryDirectory(prefix="cmc-natural-") as tmp:
             folder = Path(args.keep) if args.keep else Path(tmp)
@@ -307,6 +330,8 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 "judge": args.judge_model or cmc.DEFAULT_JUDGE,
                 **summarise(predictions, adds), "model": driver.name, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/natural.py", *args.argv]), "date": time.strftime("%Y-%m-%d")}
+    if args.read_all:
+        document["view"] = "every record"
     if head is not None or args.answer_model:
         document["answer_model"] = driver.reader_name
     if head is not None:

@@ -193,11 +193,16 @@ def natural_label(name: str, doc: dict) -> tuple[str, str]:
     """A short name for a run's column, and what the run was."""
     built = bool(doc["seconds"].get("adds"))
     repairs_off = "norepairs" in name
-    short = ("built and asked" if built else "asked again") + (", repair rules off" if repairs_off else "") + \
+    control = doc.get("view") == "every record"
+    short = ("control: every record read" if control else "built and asked" if built else "asked again") + \
+        (", repair rules off" if repairs_off else "") + \
         (f", {_reader_name(doc['answer_model'])} reader" if doc.get("answer_model") else "")
     parts = [MODES.get(doc["mode"], doc["mode"]) + (" via the CLI" if doc.get("cli") else ""), f"judge {doc.get('judge', 'none')}",
              "each record added, then every question asked" if built else
              "no add: the databases an earlier run kept (`--keep`) asked again with this run's read"]
+    if control:
+        parts.append("no memory system: the reader reads every record of the scenario with cmc's answer prompt "
+                     "(`--read-all`)")
     if repairs_off:
         parts.append("those databases built with the write-side repair rules switched off (`CMC_REPAIRS=0`)")
     return short, "; ".join(parts)
@@ -211,7 +216,8 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
            "then questions), each in a fresh database, read end to end (`bench/natural.py`). **Dev data: it "
            "shaped the code** (the windows read whole beside the graph read, the deletion of the write-side "
            "repair rules, the judge left off). *Answered*: the benchmark's normalised substring match; *answer in "
-           "evidence*: a gold answer, as whole words, in the records the reader was shown; *stale shown*: update "
+           "evidence*: a gold answer, as whole words (each allowed a plural or possessive s), in the records the "
+           "reader was shown; *stale shown*: update "
            "questions whose evidence also shows one of the scenario's past values."]
     body = []
     for n in names:
@@ -309,7 +315,8 @@ def reader_section(found: dict, runs: Runs) -> str:
         if runs.before_deletion(name, d):
             continue
         a = next(r for r in d["results"] if r["kind"] == "all")
-        body.append([f"`{d.get('answer_model') or d['model']}`", "natural-dev, " + MODES.get(d["mode"], d["mode"]),
+        body.append([f"`{d.get('answer_model') or d['model']}`", "natural-dev, " + MODES.get(d["mode"], d["mode"])
+                     + (", control: every record read" if d.get("view") == "every record" else ""),
                      f"{a['n']}", f"**{pct(a['accuracy'])}** answered", secs(d["seconds"].get("ask_median")),
                      f"`{name}`"])
     for name, d in found.get("locomo", {}).items():

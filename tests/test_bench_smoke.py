@@ -125,6 +125,8 @@ def test_benchmark_scoring_rule():
     assert not common.score("Belgian", ["Belgium"])
     assert common.answer_in("[3] Bengaluru is in Asia.\n", ["Asia"])
     assert not common.answer_in("[3] Bengaluru is in Asia.\n", ["en"])  # whole words only
+    assert common.answer_in("[2] Juniper is allergic to cats.\n", ["cat"])  # a plural or possessive s
+    assert not common.answer_in("[2] Juniper is allergic to catfish.\n", ["cat"])
 
 
 CASES = [  # CF-3k format, two hops each; cases 3 and 4 disagree on Spain's capital after the edit
@@ -422,6 +424,21 @@ def test_natural_adds_one_record_at_a_time_and_asks_every_question(tmp_path):
     assert [l["q"] for l in lines] == ["Which gym do I go to?", "Which gym did I use before?"]
     assert natural.default_json(data, natural.parser().parse_args([str(data), "--cli", "--model", "qwen"])).name \
         == "natural-nat-cli-batch-qwen.json"
+
+
+def test_natural_read_all_hands_the_reader_every_record(tmp_path):
+    scenarios = [{"name": "gym", "records": ["I go to IronWorks Gym.", "thanks!", "I switched to Pulse Fitness."],
+                  "questions": [{"q": "Which gym do I go to?", "answers": ["Pulse Fitness"], "kind": "update"}]}]
+    data = tmp_path / "nat.json"
+    data.write_text(json.dumps(scenarios))
+    prompts = []
+    fake = FakeModel(default=lambda p: prompts.append(p) or "Pulse Fitness")
+    doc = natural.main([str(data), "--one-by-one", "--read-all", "--json", str(tmp_path / "r.json"),
+                        "--predictions", str(tmp_path / "r.jsonl")], model=fake)
+    assert doc["view"] == "every record" and doc["results"][0]["right"] == 1
+    row = json.loads((tmp_path / "r.jsonl").read_text())
+    assert row["evidence"] == [1, 2, 3]
+    assert all(text in prompts[-1] for text in ("IronWorks Gym", "thanks!", "Pulse Fitness."))
 
 
 def test_locomo_reads_turns_dates_and_gold_ids():
