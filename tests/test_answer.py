@@ -70,11 +70,13 @@ def test_an_answer_the_evidence_does_not_hold_is_not_in_memory(db):
     assert read.evidence and all(e["why"] == "window" for e in read.evidence)
 
 
-def test_grounded_needs_most_of_the_answers_words_in_the_evidence():
-    evidence = "[1] Pell moved to Harrow Lane in May 2031."
-    assert cmc.grounded("Harrow Lane", evidence) and cmc.grounded("moved to Harrow", evidence)
-    assert cmc.grounded("7 May 2031", evidence)  # a day worked out from the record's own
-    assert not cmc.grounded("Quillane Street", evidence) and not cmc.grounded("Tarnside Boatyard Quay", evidence)
+def test_grounded_needs_most_of_the_answers_words_in_one_record():
+    records = ["Pell moved to Harrow Lane in May 2031.", "Pell's sister Ona keeps bees in Tolley."]
+    assert cmc.grounded("Harrow Lane", records) and cmc.grounded("moved to Harrow", records)
+    assert cmc.grounded("7 May 2031", records)  # a day worked out from the record's own
+    assert not cmc.grounded("Quillane Street", records) and not cmc.grounded("Tarnside Boatyard Quay", records)
+    stitched = "Harrow Lane, Tolley bees, Quillane"  # most of its words are said, but by no one record
+    assert cmc.grounded(stitched, [" ".join(records)]) and not cmc.grounded(stitched, records)
 
 
 def test_the_reader_gets_the_date_a_relative_time_means(db):
