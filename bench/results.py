@@ -331,8 +331,9 @@ def reader_section(found: dict, runs: Runs) -> str:
                      + (f"; adversarial \"not in memory\" {pct(c5['abstention'])}" if c5 else ""),
                      secs(d["seconds"].get("ask_median")), f"`{name}`"])
     return "\n".join(["## The reader", "",
-                      "The answer runs of today's code by the model that read the evidence (`--answer-model`, `--model` "
-                      "or `--budget` in its command; the evidence is selected the same way for each). The default "
+                      "The answer runs since the write-side rule deletion, by the model that read the evidence "
+                      "(`--answer-model`, `--model` or `--budget` in its command; each run's commit is under its "
+                      "section, and rows compare where the code and the sample are the same). The default "
                       "reader is the one that reads best within the 5-second `ask` target on this 2-core machine.",
                       "", table(["reader", "data", "questions", "quality", "ask median", "JSON"], body)])
 
