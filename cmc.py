@@ -2658,7 +2658,7 @@ WHERE newest = 1
 # ── replace ────  a new record -> the earlier record it makes out of date (one model choice)
 #
 # Which earlier fact does a new record restate or replace? Natural text rarely repeats a fact's
-# words ("Finally cancelled IronWorks." after "I go to IronWorks Gym."), so the model judges it:
+# words ("Finally cancelled Tollgate." after "I go to Tollgate Gym."), so the model judges it:
 # shown the few earlier records most like the new one (BM25 over their words; a record in the
 # user's own voice also meets the user's other records), it chooses the one the new record
 # changes, or none. The link is stored with the new record (table replaced) and never edited;
@@ -3643,8 +3643,8 @@ def answerable_from(read: Recall, speakers: dict[int, str], told: dict[int, str]
     day: every record of the evidence; when the question names speakers of a conversation, the
     records they said and the records no one said in a conversation that name them.
     In a conversation, who said a thing is half of it: asked "What did Oriel bake?", a record
-    "Tamsin: I baked a plum tart." does not answer, though the tart is in the evidence; nor does
-    "Tamsin: Oriel, you must try my tart!". On LoCoMo dev conv-26 (conv-30), the same answers
+    "Ysolde: I baked a plum tart." does not answer, though the tart is in the evidence; nor does
+    "Ysolde: Oriel, you must try my tart!". On LoCoMo dev conv-26 (conv-30), the same answers
     checked with and without the other speaker's records that name them: questions about what the
     conversation never said answered "not in memory" 40.4% (45.8%) with them, 66.0% (62.5%)
     without; token F1 on the answerable ones 0.209 (0.240) and 0.206 (0.229) (docs/design.md)."""

@@ -80,7 +80,7 @@ def score(prediction: str, golds: list[str]) -> bool:
 
 def answer_in(evidence_text: str, golds: list[str]) -> bool:
     """Some gold string occurs in the evidence as whole normalised words, each word allowed a
-    plural or possessive s ("cat" is in "allergic to cats", "Noor" in "at Noor's"; "en" is not
+    plural or possessive s ("cat" is in "allergic to cats", "Pell" in "at Pell's"; "en" is not
     in "Bengaluru": short answer aliases would otherwise be found in almost any evidence)."""
     text = normalize_answer(evidence_text)
     for gold in filter(None, map(normalize_answer, golds)):

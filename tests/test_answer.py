@@ -71,11 +71,11 @@ def test_an_answer_the_evidence_does_not_hold_is_not_in_memory(db):
 
 
 def test_grounded_needs_most_of_the_answers_words_in_one_record():
-    records = ["Pell moved to Harrow Lane in May 2031.", "Pell's sister Ona keeps bees in Tolley."]
-    assert cmc.grounded("Harrow Lane", records) and cmc.grounded("moved to Harrow", records)
+    records = ["Pell moved to Fennick Lane in May 2031.", "Pell's sister Ona keeps bees in Tolley."]
+    assert cmc.grounded("Fennick Lane", records) and cmc.grounded("moved to Fennick", records)
     assert cmc.grounded("7 May 2031", records)  # a day worked out from the record's own
     assert not cmc.grounded("Quillane Street", records) and not cmc.grounded("Tarnside Boatyard Quay", records)
-    stitched = "Harrow Lane, Tolley bees, Quillane"  # most of its words are said, but by no one record
+    stitched = "Fennick Lane, Tolley bees, Quillane"  # most of its words are said, but by no one record
     assert cmc.grounded(stitched, [" ".join(records)]) and not cmc.grounded(stitched, records)
 
 
@@ -103,17 +103,17 @@ def test_a_time_is_dated_at_its_own_precision_and_only_when_it_says_something():
 def test_an_answer_about_a_speaker_comes_from_what_they_said(db):
     """Asked what one speaker did, the other speaker's words do not answer, even when they name
     them; a record no one said in the conversation does when it names them."""
-    cmc.add_records(db, [("Tamsin: I baked a plum tart for the fete.", "chat", "2031-03-09T10:00:00Z"),
+    cmc.add_records(db, [("Ysolde: I baked a plum tart for the fete.", "chat", "2031-03-09T10:00:00Z"),
                          ("Oriel: I went sailing on the estuary.", "chat", "2031-03-09T10:01:00Z"),
-                         ("Tamsin: Lovely! I hope the wind was kind.", "chat", "2031-03-09T10:02:00Z"),
-                         ("Oriel: It was. Tamsin, save me a slice!", "chat", "2031-03-09T10:03:00Z")])
-    assert cmc.ask(db, FakeModel([" a plum tart"]), "What did Tamsin bake for the fete?").answer == "a plum tart"
+                         ("Ysolde: Lovely! I hope the wind was kind.", "chat", "2031-03-09T10:02:00Z"),
+                         ("Oriel: It was. Ysolde, save me a slice!", "chat", "2031-03-09T10:03:00Z")])
+    assert cmc.ask(db, FakeModel([" a plum tart"]), "What did Ysolde bake for the fete?").answer == "a plum tart"
     assert cmc.ask(db, FakeModel([" a plum tart"]), "What did Oriel bake for the fete?").answer == cmc.NOT_IN_MEMORY
     assert cmc.ask(db, FakeModel([" sailing"]), "What did Oriel do on the estuary?").answer == "sailing"
-    assert cmc.ask(db, FakeModel([" a slice"]), "What did Oriel ask Tamsin to save?").answer == "a slice"
+    assert cmc.ask(db, FakeModel([" a slice"]), "What did Oriel ask Ysolde to save?").answer == "a slice"
     # the day of a speaker's record is theirs too
     assert cmc.ask(db, FakeModel([" 9 March 2031"]), "When did Oriel go sailing?").answer == "9 March 2031"
-    cmc.add_records(db, [("Tamsin: Oriel, your jam won first prize at the fete!", "chat", "2031-03-09T10:04:00Z"),
+    cmc.add_records(db, [("Ysolde: Oriel, your jam won first prize at the fete!", "chat", "2031-03-09T10:04:00Z"),
                          ("Oriel's stall at the fete raised forty pounds.", "note", "2031-03-09T11:00:00Z")])
     assert cmc.ask(db, FakeModel([" first prize"]), "What did Oriel's jam win at the fete?").answer == cmc.NOT_IN_MEMORY
     assert cmc.ask(db, FakeModel([" forty pounds"]), "How much did Oriel's stall raise?").answer == "forty pounds"

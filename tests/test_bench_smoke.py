@@ -125,8 +125,8 @@ def test_benchmark_scoring_rule():
     assert not common.score("Belgian", ["Belgium"])
     assert common.answer_in("[3] Bengaluru is in Asia.\n", ["Asia"])
     assert not common.answer_in("[3] Bengaluru is in Asia.\n", ["en"])  # whole words only
-    assert common.answer_in("[2] Juniper is allergic to cats.\n", ["cat"])  # a plural or possessive s
-    assert not common.answer_in("[2] Juniper is allergic to catfish.\n", ["cat"])
+    assert common.answer_in("[2] Pell is allergic to cats.\n", ["cat"])  # a plural or possessive s
+    assert not common.answer_in("[2] Pell is allergic to catfish.\n", ["cat"])
 
 
 CASES = [  # CF-3k format, two hops each; cases 3 and 4 disagree on Spain's capital after the edit
@@ -385,15 +385,15 @@ def test_the_everyday_set_is_well_formed():
 # ── natural and locomo ──
 
 def test_natural_counts_a_stale_value_only_beside_its_update_questions():
-    past = natural.past_values({"questions": [{"q": "Before?", "answers": ["IronWorks"], "kind": "past_value"},
-                                              {"q": "Now?", "answers": ["Pulse Fitness"], "kind": "update"}]})
-    assert past == ["IronWorks"]
-    q = {"q": "Which gym do I go to?", "answers": ["Pulse Fitness"], "kind": "update"}
-    left = [{"serial": 3, "text": "Cancelled IronWorks. Signed up at Pulse Fitness instead."}]
-    old = [{"serial": 1, "text": "I go to IronWorks Gym."}] + left
-    assert natural.predict("gym", q, "Pulse Fitness", left, past, 0.1)["stale_shown"] is True
-    assert natural.predict("gym", q, "Pulse Fitness", left, past, 0.1)["stale_record_shown"] is False
-    row = natural.predict("gym", q, "IronWorks", old, past, 0.1)
+    past = natural.past_values({"questions": [{"q": "Before?", "answers": ["Tollgate"], "kind": "past_value"},
+                                              {"q": "Now?", "answers": ["Harrowby Fitness"], "kind": "update"}]})
+    assert past == ["Tollgate"]
+    q = {"q": "Which gym do I go to?", "answers": ["Harrowby Fitness"], "kind": "update"}
+    left = [{"serial": 3, "text": "Cancelled Tollgate. Signed up at Harrowby Fitness instead."}]
+    old = [{"serial": 1, "text": "I go to Tollgate Gym."}] + left
+    assert natural.predict("gym", q, "Harrowby Fitness", left, past, 0.1)["stale_shown"] is True
+    assert natural.predict("gym", q, "Harrowby Fitness", left, past, 0.1)["stale_record_shown"] is False
+    row = natural.predict("gym", q, "Tollgate", old, past, 0.1)
     assert (row["correct"], row["answer_in_evidence"], row["stale_record_shown"], row["evidence"]) == (False, True, True, [1, 3])
     asked_before = natural.predict("gym", {**q, "kind": "past_value"}, "x", old, past, 0.1)
     assert "stale_shown" not in asked_before
@@ -407,9 +407,9 @@ def test_natural_counts_a_stale_value_only_beside_its_update_questions():
 
 
 def test_natural_adds_one_record_at_a_time_and_asks_every_question(tmp_path):
-    scenarios = [{"name": "gym", "records": ["I go to IronWorks Gym.", "thanks!", "I switched to Pulse Fitness."],
-                  "questions": [{"q": "Which gym do I go to?", "answers": ["Pulse Fitness"], "kind": "update"},
-                                {"q": "Which gym did I use before?", "answers": ["IronWorks"], "kind": "past_value"}]},
+    scenarios = [{"name": "gym", "records": ["I go to Tollgate Gym.", "thanks!", "I switched to Harrowby Fitness."],
+                  "questions": [{"q": "Which gym do I go to?", "answers": ["Harrowby Fitness"], "kind": "update"},
+                                {"q": "Which gym did I use before?", "answers": ["Tollgate"], "kind": "past_value"}]},
                  {"name": "other", "records": ["Mara lives in Leeds."],
                   "questions": [{"q": "Where does Mara live?", "answers": ["Leeds"], "kind": "simple"}]}]
     data = tmp_path / "nat.json"
@@ -427,18 +427,18 @@ def test_natural_adds_one_record_at_a_time_and_asks_every_question(tmp_path):
 
 
 def test_natural_read_all_hands_the_reader_every_record(tmp_path):
-    scenarios = [{"name": "gym", "records": ["I go to IronWorks Gym.", "thanks!", "I switched to Pulse Fitness."],
-                  "questions": [{"q": "Which gym do I go to?", "answers": ["Pulse Fitness"], "kind": "update"}]}]
+    scenarios = [{"name": "gym", "records": ["I go to Tollgate Gym.", "thanks!", "I switched to Harrowby Fitness."],
+                  "questions": [{"q": "Which gym do I go to?", "answers": ["Harrowby Fitness"], "kind": "update"}]}]
     data = tmp_path / "nat.json"
     data.write_text(json.dumps(scenarios))
     prompts = []
-    fake = FakeModel(default=lambda p: prompts.append(p) or "Pulse Fitness")
+    fake = FakeModel(default=lambda p: prompts.append(p) or "Harrowby Fitness")
     doc = natural.main([str(data), "--one-by-one", "--read-all", "--json", str(tmp_path / "r.json"),
                         "--predictions", str(tmp_path / "r.jsonl")], model=fake)
     assert doc["view"] == "every record" and doc["results"][0]["right"] == 1
     row = json.loads((tmp_path / "r.jsonl").read_text())
     assert row["evidence"] == [1, 2, 3]
-    assert all(text in prompts[-1] for text in ("IronWorks Gym", "thanks!", "Pulse Fitness."))
+    assert all(text in prompts[-1] for text in ("Tollgate Gym", "thanks!", "Harrowby Fitness."))
 
 
 def test_locomo_reads_turns_dates_and_gold_ids():
