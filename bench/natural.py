@@ -27,7 +27,8 @@ Measured, overall and per kind:
                       past_value questions (an older value shown beside the current one);
                       stale_record_shown counts those where some evidence record names an old
                       value and no gold answer (the record that says "left IronWorks for Pulse"
-                      is not one)
+                      is not one), stale_current_shown those where such a record is shown as
+                      current (not marked "(replaced later)")
 and the wall seconds of each add (the run's first add, cold, and the median of the others) and
 each ask (median), the extraction status of every record, the model, the cmc commit.
 
@@ -104,12 +105,13 @@ class InProcess:
         self.name = self.model.name
         same = judge_arg in (None, "none") or judge_arg == model_arg
         self.judge = judge_arg if judge_arg in (None, "none") else self.model if same else cmc.load_model(judge_arg)
-        # the reader, when not the extractor (a test's fake is both)
-        own = model is None and answer_arg not in (None, model_arg)
-        self.reader = cmc.load_model(answer_arg) if own else None
+        # the reader, when not the extractor (a test's fake is both; so is the one model named)
+        own = model is None and (answer_arg != model_arg if answer_arg else not model_arg)
+        self.reader = cmc.load_reader(answer_arg, None) if own else None
         self.reader_name = self.reader.name if own else self.name
         self.memory = None
         self.read_all = False
+        self.budget = None  # cmc's: ask_budget(reader)
 
     def open(self, path: Path) -> None:
         self.memory = cmc.Memory(path, model=self.model, judge=self.judge)
@@ -123,7 +125,7 @@ class InProcess:
             read = every_record(self.memory.db, question)
             got = cmc.answer(reader, read, cmc.speakers_of(self.memory.db, read))
         else:
-            got = self.memory.ask(question) if self.reader is None else cmc.ask(self.memory.db, reader, question)
+            got = cmc.ask(self.memory.db, reader, question, budget=self.budget)
         return got.answer, got.evidence
 
     def close(self) -> None:
@@ -147,7 +149,7 @@ class Cli:
     def __init__(self, model_arg: str | None, answer_arg: str | None = None):
         self.model_arg, self.answer_arg = model_arg, answer_arg
         self.name = cmc.load_model(model_arg).name  # LlamaModel loads its weights on first use only
-        self.reader_name = cmc.load_model(answer_arg).name if answer_arg else self.name
+        self.reader_name = cmc.load_reader(answer_arg, model_arg).name  # as `cmc ask` picks it
         self.path = None
 
     def open(self, path: Path) -> None:
@@ -216,8 +218,10 @@ def predict(name: str, q: dict, answer: str, evidence: list[dict], past: list[st
         older = [v for v in past if not common.answer_in(" ".join(q["answers"]), [v])]
         row["stale_shown"] = common.answer_in(shown, older) if older else None
         # stricter: a record that names an old value and no current one (not "left X for Y")
-        row["stale_record_shown"] = any(common.answer_in(e["text"], older) and not common.answer_in(e["text"], q["answers"])
-                                        for e in evidence) if older else None
+        stale = [e for e in evidence if common.answer_in(e["text"], older) and not common.answer_in(e["text"], q["answers"])]
+        row["stale_record_shown"] = bool(stale) if older else None
+        # the measure: such a record shown as current, not marked "(replaced later)"
+        row["stale_current_shown"] = any(not e.get("replaced") for e in stale) if older else None
     return row
 
 
@@ -244,7 +248,8 @@ def summarise(predictions: list[dict], adds: list[dict]) -> dict:
     return {"results": rows,
             "stale_shown": {"update_questions_with_past_value": len(stale),
                             "stale_shown": sum(p["stale_shown"] for p in stale),
-                            "stale_record_shown": sum(p["stale_record_shown"] for p in stale)},
+                            "stale_record_shown": sum(p["stale_record_shown"] for p in stale),
+                            "stale_current_shown": sum(bool(p.get("stale_current_shown")) for p in stale)},
             "seconds": seconds,
             "extraction": dict(Counter(s for a in adds for s in a["statuses"]).most_common())}
 
@@ -269,7 +274,8 @@ def print_table(doc: dict) -> None:
         print(f"{r['kind']:16} {r['n']:>4} {100 * r['accuracy']:>6.1f}% {100 * r['answer_in_evidence']:>6.1f}%")
     s, t = doc["stale_shown"], doc["seconds"]
     print(f"stale value shown: {s['stale_shown']} of {s['update_questions_with_past_value']} update questions "
-          f"with a past value ({s['stale_record_shown']} in a record without the current value)")
+          f"with a past value ({s['stale_record_shown']} in a record without the current value, "
+          f"{s['stale_current_shown']} of them not marked replaced)")
     print(f"add: first {t['add_first']} s, warm median {t['add_warm_median']} s ({t['adds']} adds); "
           f"ask: first {t['ask_first']} s, median {t['ask_median']} s ({t['asks']} asks)")
     print(f"extraction: {doc['extraction']}; model {doc['model']}; commit {doc['commit']}")
@@ -298,6 +304,7 @@ def parser() -> argparse.ArgumentParser:
                    "default: cmc's)")
     p.add_argument("--read-all", action="store_true", help="the control: the reader reads every record "
                    "of the scenario (no selection, nothing hidden); in-process only")
+    p.add_argument("--budget", type=int, help="characters of evidence the reader reads (default: cmc's ask budget)")
     p.add_argument("--keep", help="keep each scenario's database in this folder; a database already "
                    "there is asked again without adding (read-side runs)")
     return p
@@ -311,6 +318,10 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     try:
         driver = (Cli(args.model, args.answer_model) if args.cli
                   else InProcess(args.model, model, args.judge_model, args.answer_model))
+        if args.budget:
+            if args.cli:
+                raise SystemExit("error: --budget runs in-process; drop --cli")
+            driver.budget = args.budget
         if args.read_all:
             if args.cli:
                 raise SystemExit("error: --read-all runs in-process; drop --cli")
@@ -332,8 +343,9 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 "command": shlex.join(["python", "bench/natural.py", *args.argv]), "date": time.strftime("%Y-%m-%d")}
     if args.read_all:
         document["view"] = "every record"
-    if head is not None or args.answer_model:
-        document["answer_model"] = driver.reader_name
+    if not args.cli:
+        document["budget"] = args.budget or cmc.ask_budget(driver.reader or driver.model)
+    document["answer_model"] = driver.reader_name
     if head is not None:
         document.update({"set": head["name"], "one_by_one": args.one_by_one, **set_fields(predictions)})
     common.write_results(args, document, predictions, json_default=default_json(data, args, head))

@@ -196,7 +196,9 @@ def natural_label(name: str, doc: dict) -> tuple[str, str]:
     control = doc.get("view") == "every record"
     short = ("control: every record read" if control else "built and asked" if built else "asked again") + \
         (", repair rules off" if repairs_off else "") + \
-        (f", {_reader_name(doc['answer_model'])} reader" if doc.get("answer_model") else "")
+        (f", {_reader_name(doc['answer_model'])} reader" if doc.get("answer_model") else "") + \
+        (f" reading {num(doc['budget'])} characters" if doc.get("budget") and doc.get("answer_model") else "") + \
+        (f", judge {_reader_name(doc['judge'])}" if doc.get("judge", "none") != "none" else "")
     parts = [MODES.get(doc["mode"], doc["mode"]) + (" via the CLI" if doc.get("cli") else ""), f"judge {doc.get('judge', 'none')}",
              "each record added, then every question asked" if built else
              "no add: the databases an earlier run kept (`--keep`) asked again with this run's read"]
@@ -215,10 +217,11 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
            "Short personal-memory scenarios (records written the way an agent stores what a user says, "
            "then questions), each in a fresh database, read end to end (`bench/natural.py`). **Dev data: it "
            "shaped the code** (the windows read whole beside the graph read, the deletion of the write-side "
-           "repair rules, the judge left off). *Answered*: the benchmark's normalised substring match; *answer in "
+           "repair rules, the replacement judge's prompt and marking in place of hiding). *Answered*: the benchmark's normalised substring match; *answer in "
            "evidence*: a gold answer, as whole words (each allowed a plural or possessive s), in the records the "
            "reader was shown; *stale shown*: update "
-           "questions whose evidence also shows one of the scenario's past values."]
+           "questions whose evidence also shows one of the scenario's past values (*as current*: in a record "
+           "without the current value and not marked \"(replaced later)\")."]
     body = []
     for n in names:
         d = docs[n]
@@ -226,7 +229,8 @@ def natural_section(docs: dict[str, dict], runs: Runs) -> str:
         s, st = d["seconds"], d["stale_shown"]
         body.append([label[n][0], str(d["scenarios"]), str(a["n"]), f"**{pct(a['accuracy'])}** ({a['right']})",
                      pct(a["answer_in_evidence"]),
-                     f"{st['stale_shown']} of {st['update_questions_with_past_value']}",
+                     f"{st['stale_shown']} of {st['update_questions_with_past_value']}"
+                     + (f" ({st['stale_current_shown']} as current)" if "stale_current_shown" in st else ""),
                      secs(s.get("ask_median")), secs(s.get("add_warm_median")), secs(s.get("add_first")),
                      num(s.get("adds")) if s.get("adds") else "—"])
     out += ["", table(["run", "scenarios", "questions", "answered", "answer in evidence", "stale shown",
@@ -285,7 +289,7 @@ def locomo_section(docs: dict[str, dict], runs: Runs) -> str:
         out += ["", f"### {'Answers' if d.get('answer') else 'Retrieval'}: {', '.join(d['conversations'])}{only}{dates}", "",
                 f"{len(d['conversations'])} conversation(s), "
                 f"{num(sum(i['turns'] for i in d['ingest'].values()))} turns, {extracted}; "
-                + (f"reader `{d['model']}`. " if d.get("answer") else "no model. ")
+                + (f"reader `{d.get('answer_model') or d['model']}`. " if d.get("answer") else "no model. ")
                 + runs.line(name, d, "LoCoMo", writes=bool(d.get("extract"))), ""]
         header = ["category", "n", "every gold turn: cmc", "BM25", "gold turns found: cmc", "BM25", "median evidence"]
         if d.get("answer"):
@@ -316,7 +320,8 @@ def reader_section(found: dict, runs: Runs) -> str:
             continue
         a = next(r for r in d["results"] if r["kind"] == "all")
         body.append([f"`{d.get('answer_model') or d['model']}`", "natural-dev, " + MODES.get(d["mode"], d["mode"])
-                     + (", control: every record read" if d.get("view") == "every record" else ""),
+                     + (", control: every record read" if d.get("view") == "every record" else "")
+                     + (f", {num(d['budget'])} characters read" if d.get("budget") else ""),
                      f"{a['n']}", f"**{pct(a['accuracy'])}** answered", secs(d["seconds"].get("ask_median")),
                      f"`{name}`"])
     for name, d in found.get("locomo", {}).items():
@@ -325,7 +330,7 @@ def reader_section(found: dict, runs: Runs) -> str:
         r = next(r for r in d["results"] if r["category"] == "1-4")
         c5 = next((r for r in d["results"] if r["category"] == "5"), None)
         cats = _answerable(d)
-        body.append([f"`{d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{_sample(d)}, {num(d['ask_budget'])} characters read",
+        body.append([f"`{d.get('answer_model') or d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{_sample(d)}, {num(d['ask_budget'])} characters read",
                      f"{r['n']} + {c5['n'] if c5 else 0}",
                      f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"
                      + (f"; adversarial \"not in memory\" {pct(c5['abstention'])}" if c5 else ""),
@@ -665,7 +670,7 @@ def summary_section(found: dict, runs: Runs) -> str:
         body.append(["natural-dev, " + MODES.get(nat[name]["mode"], nat[name]["mode"]), dev(name, nat[name], True),
                      f"**{pct(a['accuracy'])}** of {a['n']} answered; answer in evidence {pct(a['answer_in_evidence'])}; "
                      f"ask {secs(nat[name]['seconds']['ask_median'])} median", f"`{name}`"])
-        built = [n for n in sorted(nat) if nat[n]["seconds"].get("adds")]
+        built = sorted((n for n in nat if nat[n]["seconds"].get("adds")), key=lambda n: n != NATURAL_CURRENT)
         if built:
             s = nat[built[0]]["seconds"]
             body.append([f"`add` of one record, warm median ({num(s['adds'])} adds, natural-dev)",

@@ -66,6 +66,7 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for var in ("CMC_DB", "CMC_MODEL", "CMC_ANSWER_MODEL"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("CMC_JUDGE_MODEL", "none")  # a test that wants a judge names it
 
 
 @pytest.fixture

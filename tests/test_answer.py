@@ -98,6 +98,9 @@ def test_a_time_is_dated_at_its_own_precision_and_only_when_it_says_something():
     assert cmc.dated("The quiz is today.", told) == "The quiz is today."  # the record's own day
     assert cmc.dated("The quiz is on 4 April 2031.", told) == "The quiz is on 4 April 2031."  # already said
     assert cmc.dated("Went yesterday.", "not a time") == "Went yesterday."
+    # a number that reads as a year means the same whenever it was told: no time relative to it
+    assert cmc.dated("Pell's number is 0471 228 905, or 0161 555 0198 at work.", told) == \
+        "Pell's number is 0471 228 905, or 0161 555 0198 at work."
 
 
 def test_an_answer_about_a_speaker_comes_from_what_they_said(db):
@@ -117,3 +120,31 @@ def test_an_answer_about_a_speaker_comes_from_what_they_said(db):
                          ("Oriel's stall at the fete raised forty pounds.", "note", "2031-03-09T11:00:00Z")])
     assert cmc.ask(db, FakeModel([" first prize"]), "What did Oriel's jam win at the fete?").answer == cmc.NOT_IN_MEMORY
     assert cmc.ask(db, FakeModel([" forty pounds"]), "How much did Oriel's stall raise?").answer == "forty pounds"
+
+
+def test_a_large_reader_reads_less_by_default_and_a_budget_given_wins(db, tmp_path):
+    for n in range(40):
+        cmc.add_records(db, [(f"Locker {n} at the Fennick Lane pool holds a towel and goggles.", "test")])
+    small, large = FakeModel(default=lambda p: "not in memory"), FakeModel(default=lambda p: "not in memory")
+    large.path = str(tmp_path / "large.gguf")
+    with open(large.path, "wb") as f:  # a sparse file: the size, not the disk
+        f.truncate(cmc.LARGE_READER + 1)
+    assert (cmc.ask_budget(small), cmc.ask_budget(large)) == (cmc.ASK_BUDGET, cmc.LARGE_READER_BUDGET)
+    question = "What is in the lockers at the Fennick Lane pool?"
+    shown = {m: len(cmc.ask(db, m, question).evidence) for m in (small, large)}
+    assert shown[large] < shown[small] and len(cmc.ask(db, large, question, budget=cmc.ASK_BUDGET).evidence) == shown[small]
+
+
+def test_the_reader_is_the_one_named_else_the_one_model_else_the_default(monkeypatch):
+    monkeypatch.setattr(cmc, "load_model", lambda name: f"loaded {name}")
+    given = FakeModel()
+    assert cmc.load_reader("gemma", "x.gguf") == "loaded gemma"
+    assert cmc.load_reader(None, "x.gguf") == "loaded x.gguf" and cmc.load_reader(None, given) is given
+    assert cmc.load_reader(None, None) == f"loaded {cmc.DEFAULT_READER}"
+
+    def not_installed(name):
+        if name == cmc.DEFAULT_READER:
+            raise cmc.CmcError("not installed")
+        return f"loaded {name}"
+    monkeypatch.setattr(cmc, "load_model", not_installed)
+    assert cmc.load_reader(None, None) == "loaded None"  # the embedded gemma

@@ -401,7 +401,8 @@ def test_natural_counts_a_stale_value_only_beside_its_update_questions():
                                                   {"records": 1, "statuses": ["facts"], "seconds": 1.0},
                                                   {"records": 1, "statuses": ["pending"], "seconds": 3.0}])
     assert doc["results"][0] == {"kind": "all", "n": 2, "right": 0, "accuracy": 0.0, "answer_in_evidence": 1.0}
-    assert doc["stale_shown"] == {"update_questions_with_past_value": 1, "stale_shown": 1, "stale_record_shown": 1}
+    assert doc["stale_shown"] == {"update_questions_with_past_value": 1, "stale_shown": 1, "stale_record_shown": 1,
+                                  "stale_current_shown": 1}
     assert (doc["seconds"]["add_first"], doc["seconds"]["add_warm_median"]) == (5.0, 2.0)
     assert doc["extraction"] == {"facts": 2, "no_fact": 1, "pending": 1}
 

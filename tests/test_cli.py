@@ -81,6 +81,8 @@ def test_facts_and_info_json(run):
     info = json.loads(run("info", "--json").stdout)
     assert info["records"] == 2 and info["assertions"] == 2 and info["current_edges"] == 1
     assert info["schema_version"] == cmc.SCHEMA_VERSION and info["extract_calls"] == 1  # one batch
+    assert json.loads(run("info", "--json", "--answer-model", "gemma").stdout)["answer_model"] == "gemma"
+    assert json.loads(run("info", "--json", "--model", "x.gguf").stdout)["answer_model"] == "x.gguf"
 
 
 def test_facts_mark_those_kept_the_other_way_round(run):

@@ -173,7 +173,7 @@ def test_the_model_and_the_judge_are_made_once_for_all_calls(tmp_path, monkeypat
     results = calls(server, ("remember", {"text": "Tove plays the oboe."}), ("facts", {}),
                     ("remember", {"text": "Ivo plays the cello."}))
     assert not any(r.is_error for r in results)
-    assert made == [None, "judge.gguf"]
+    assert made == [None, cmc.DEFAULT_READER, "judge.gguf"]
 
 
 class OneAtATime(FakeModel):

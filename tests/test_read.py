@@ -127,11 +127,27 @@ def test_the_judge_links_the_new_record_to_the_one_it_changes(db):
     assert cmc.judge_replacement(db, judge, new, "Cancelled Ferrow, joined Okko Fitness instead.") == first
     assert "[1] I go to Ferrow Gym on Mill Road." in judge.prompts[0]
     assert "New record: Cancelled Ferrow, joined Okko Fitness instead." in judge.prompts[0]
-    assert first not in serials(cmc.recall(db, "Which gym do I go to?"))
-    assert first in serials(cmc.recall(db, "Which gym did I go to before?"))
-    assert first in serials(cmc.recall(db, "Which gym do I go to?", as_of=2))
+    def marked(read):
+        return [e["serial"] for e in read.evidence if e.get("replaced")]
+    now = cmc.recall(db, "Which gym do I go to?")  # read, marked: a record may hold more than one fact
+    assert first in serials(now) and marked(now) == [first] and "[1] (replaced later) I go to Ferrow Gym" in now.text
+    assert marked(cmc.recall(db, "Which gym do I go to?", as_of=2)) == []  # before the record that replaced it
     cmc.forget(db, [new])  # the link goes with the record that made it
-    assert first in serials(cmc.recall(db, "Which gym do I go to?"))
+    assert marked(cmc.recall(db, "Which gym do I go to?")) == []
+
+
+def test_the_default_judge_is_the_reader_and_none_when_it_is_not_installed(monkeypatch):
+    monkeypatch.delenv("CMC_JUDGE_MODEL")
+    monkeypatch.setattr(cmc, "load_model", lambda name: f"loaded {name}")
+    assert cmc.load_judge(cmc.judge_name()) == f"loaded {cmc.DEFAULT_READER}" and cmc.DEFAULT_JUDGE == cmc.DEFAULT_READER
+
+    def missing(name):
+        raise cmc.CmcError("not installed")
+    monkeypatch.setattr(cmc, "load_model", missing)
+    assert cmc.load_judge(cmc.judge_name()) is None  # the default, not installed: no judgement
+    monkeypatch.setenv("CMC_JUDGE_MODEL", "qwen")
+    with pytest.raises(cmc.CmcError):  # asked for by name: an error
+        cmc.load_judge(cmc.judge_name())
 
 
 def test_the_judge_answering_none_links_nothing(db):

@@ -68,7 +68,7 @@ def test_the_worked_examples_never_come_back_as_answers(tmp_path, model):
 def test_a_prompt_longer_than_the_context_reloads_the_model_larger(model):
     small = cmc.LlamaModel(model.path, n_ctx=256)
     prompt = "Notes:\n" + "\n".join(f"- Item {i} is stored in box {i * 7}." for i in range(60)) + "\nItem 3 is stored in box"
-    assert len(small._tokens(prompt, "")) > 256
+    assert len(small._tokens(prompt, "")[0]) > 256
     got = small.complete(prompt, max_tokens=4)
     assert small.n_ctx == 4096, "grown to the next step of 4,096 tokens, not cut to its end"
     assert got.text == model.complete(prompt, max_tokens=4).text
@@ -81,25 +81,24 @@ def test_a_later_process_loads_the_shared_whole_batches_from_disk_with_the_same_
     writer = cmc.LlamaModel(model.path)
     umask = os.umask(0o022)  # the usual umask: the state computed from prompt text is private regardless
     try:
-        writer._feed(writer._tokens(first, ""))
+        writer._feed(*writer._tokens(first, ""))
     finally:
         os.umask(umask)
     (kept,) = (tmp_path / "cache" / "cmc" / "prefix").glob("*.kv")
     assert [stat.S_IMODE(p.stat().st_mode) for p in (kept.parent.parent, kept.parent, kept)] == [0o700, 0o700, 0o600]
     reader = cmc.LlamaModel(model.path)  # a new process, in effect: its own llama.cpp context
-    tokens = reader._tokens(later, "")
-    restored = reader._feed(tokens).copy()
-    shared = next(i for i, (a, b) in enumerate(zip(writer._tokens(first, ""), tokens)) if a != b)
-    assert shared > 2 * reader.llm.n_batch  # the instructions and examples
-    assert reader.evaluated == len(tokens) - shared // reader.llm.n_batch * reader.llm.n_batch, \
-        "the shared whole batches are loaded, not computed"
+    tokens, marks = reader._tokens(later, "")
+    restored = reader._feed(tokens, marks).copy()
+    fixed = min(marks)
+    assert fixed > 2 * reader.llm.n_batch  # the instructions and examples
+    assert reader.evaluated == len(tokens) - fixed, "the prompt's fixed part is loaded, not computed"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
     fresh = cmc.LlamaModel(model.path)
-    assert numpy.array_equal(restored, fresh._feed(tokens)), "to the bit what a fresh process computes"
+    assert numpy.array_equal(restored, fresh._feed(tokens, marks)), "to the bit what a fresh process computes"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     kept.write_bytes(b"not a llama.cpp state file")
     broken = cmc.LlamaModel(model.path)
-    assert numpy.array_equal(broken._feed(tokens), restored) and broken.evaluated == len(tokens)
+    assert numpy.array_equal(broken._feed(tokens, marks), restored) and broken.evaluated == len(tokens)
 
 
 def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_before(model, tmp_path, monkeypatch):
@@ -109,11 +108,17 @@ def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_be
                ("Odile keeps her kayak at the north jetty.", "Odile moved her kayak to the south jetty.")]
     used = cmc.LlamaModel(model.path)
     used.complete(prompts[0], max_tokens=24)  # shares the instructions, and its reply is in the cache
-    tokens = used._tokens(prompts[1], "")
-    after = used._feed(tokens).copy()
-    assert used.evaluated < 2 * len(tokens), "the shared whole batches are reused"
+    tokens, marks = used._tokens(prompts[1], "")
+    before = used.evaluated
+    after = used._feed(tokens, marks).copy()
+    assert used.evaluated - before == len(tokens) - min(marks), "the shared fixed part is reused, all of it"
     alone = cmc.LlamaModel(model.path)
-    assert numpy.array_equal(after, alone._feed(tokens)), "to the bit what the prompt alone gives"
+    assert numpy.array_equal(after, alone._feed(tokens, marks)), "to the bit what the prompt alone gives"
+    longer, marks = used._tokens(prompts[1], ' {"status": "')
+    before = used.evaluated
+    step = used._feed(longer, marks).copy()  # the next step of a reply: the prompt is reused whole
+    assert used.evaluated - before == len(longer) - max(marks) < 8
+    assert numpy.array_equal(step, cmc.LlamaModel(model.path)._feed(longer, marks))
 
 
 def test_the_llama_cpp_python_internals_cmc_relies_on_are_still_there(model):
