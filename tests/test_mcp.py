@@ -176,6 +176,17 @@ def test_the_model_and_the_judge_are_made_once_for_all_calls(tmp_path, monkeypat
     assert made == [None, cmc.DEFAULT_READER, "judge.gguf"]
 
 
+def test_remember_works_without_the_default_judge_installed(tmp_path, monkeypatch):
+    def load_model(path):
+        if path == cmc.DEFAULT_JUDGE:
+            raise cmc.CmcError("The optional qwen model is not installed.")
+        return FakeModel(default=lambda prompt: NO_FACT)
+    monkeypatch.setattr(cmc, "load_model", load_model)
+    monkeypatch.delenv("CMC_JUDGE_MODEL")  # the default judge, which a gemma-only install lacks
+    (result,) = calls(cmc.mcp_server(tmp_path / "m.db"), ("remember", {"text": "Tove plays the oboe."}))
+    assert not result.is_error, text(result)
+
+
 class OneAtATime(FakeModel):
     """A fake model that notes how many calls use it at once."""
 
