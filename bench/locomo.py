@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     everything = not args.conv
     given = model is not None or args.model  # one model for both; else gemma extracts and the default reader answers
     model = model if model is not None else (cmc.load_model(args.model) if args.extract or args.answer else None)
-    reader = (model if given else cmc.load_reader(None, None)) if args.answer else None
+    reader = cmc.load_reader(None, model if given else None) if args.answer else None
     rows, ingested = [], {}
     times = add_takes_time() if args.extract else records_take_time()
     try:
