@@ -27,13 +27,16 @@ import json
 import os
 import random
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 import cmc  # noqa: E402
+import common  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "external"
 FC = DATA / "memoryagentbench-factconsolidation" / "Conflict_Resolution.json"
@@ -261,7 +264,9 @@ def main():
             print("   wrong:", w)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"results": results}, indent=1))
+        run_info = {"benchmark": "extraction", "command": shlex.join(["python", "bench/extraction.py", *sys.argv[1:]]),
+                    "commit": common.commit(), "date": time.strftime("%Y-%m-%d")}
+        args.json.write_text(json.dumps({**run_info, "results": results}, indent=1))
 
 
 if __name__ == "__main__":
