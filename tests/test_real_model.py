@@ -121,6 +121,33 @@ def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_be
     assert numpy.array_equal(step, cmc.LlamaModel(model.path)._feed(longer, marks))
 
 
+def test_switching_back_to_a_prompt_loads_its_fixed_part_kept_with_the_same_logits(model, tmp_path, monkeypatch):
+    import numpy
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "kept"))
+    db = cmc.open_db(tmp_path / "m.db")
+    cmc.add_records(db, [("Odile keeps her kayak at the north jetty.", "cli")])
+    extract = cmc.extraction_prompt(["Odile moved her kayak to the south jetty."], [])
+    answer = cmc.answer_prompt(cmc.recall(db, "Where is Odile's kayak?"))
+    used = cmc.LlamaModel(model.path)
+    used._feed(*used._tokens(extract, ""))
+    used._feed(*used._tokens(answer, ""))  # another prompt's instructions fill the cache
+    tokens, marks = used._tokens(extract, "")
+    before = used.evaluated
+    back = used._feed(tokens, marks).copy()
+    assert used.evaluated - before == len(tokens) - min(marks), "the fixed part is loaded from memory, not computed"
+    step = used._feed(*used._tokens(extract, ' {"status": "'), fresh=False)  # and a reply goes on from it
+    later = cmc.LlamaModel(model.path)  # a later process: both fixed parts are on disk
+    for prompt in (answer, extract):
+        tokens_, marks_ = later._tokens(prompt, "")
+        before = later.evaluated
+        later._feed(tokens_, marks_)
+        assert later.evaluated - before == len(tokens_) - min(marks_), "loaded from disk, not computed"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    alone = cmc.LlamaModel(model.path)
+    assert numpy.array_equal(back, alone._feed(tokens, marks)), "to the bit what the prompt alone gives"
+    assert numpy.array_equal(step, alone._feed(*alone._tokens(extract, ' {"status": "'), fresh=False))
+
+
 def test_the_llama_cpp_python_internals_cmc_relies_on_are_still_there(model):
     """An upgrade of llama-cpp-python that renames or changes what LlamaModel uses beyond Llama's
     documented methods fails here, saying what to mend, instead of giving other answers."""
