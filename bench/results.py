@@ -619,6 +619,17 @@ def mcp_section(doc: dict, runs: Runs, name: str = "mcp_startup.json") -> str:
                                     ["runs", f"{runs_ms} ms"], ["target", f"{doc['target_ms']:,} ms"]])])
 
 
+def interleaved_section(doc: dict, runs: Runs, name: str = "interleaved.json") -> str:
+    return "\n".join([
+        "## Adding and asking in turn", "",
+        "One process that adds a record, then asks, seven times (an agent over MCP; `bench/interleaved.py`, "
+        "invented records): the seconds after the first add and the first ask, which load the models. "
+        + runs.line(name, doc, "add and ask in turn"), "",
+        table(["extractor", "judge", "reader", "`add` median", "`ask` median", "first add", "first ask"],
+              [[f"`{doc['extractor']}`", f"`{doc['judge']}`", f"`{doc['reader']}`", f"**{doc['add_median_s']:.2f} s**",
+                f"**{doc['ask_median_s']:.2f} s**", f"{doc['first_add_s']:.2f} s", f"{doc['first_ask_s']:.2f} s"]])])
+
+
 # ── summary ──
 
 def ablation_section(docs: dict[str, dict], runs: Runs) -> str:
@@ -768,6 +779,7 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              "extraction": _load(folder, "extraction*.json", used), "everyday": _load(folder, "everyday*.json", used),
              "latency": _load(folder, "read_latency.json", used).get("read_latency.json"),
              "mcp": _load(folder, "mcp_startup.json", used).get("mcp_startup.json"),
+             "interleaved": _load(folder, "interleaved.json", used).get("interleaved.json"),
              "ablation": _load(folder, "ablation-*.json", used),
              "statuses": _load(folder, "statuses.json", used).get("statuses.json"),
              "turns": _load(folder, "turns-*.json", used)}
@@ -781,7 +793,7 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              ("fc", lambda doc, runs: fc_section(doc, chart, runs)), ("fc_other", fc_other_section),
              ("gold", lambda docs, runs: gold_section(docs["gold_audit.json"], runs)), ("ms", ms_section),
              ("extraction", extraction_section), ("everyday", everyday_section), ("latency", latency_section),
-             ("mcp", mcp_section)]
+             ("mcp", mcp_section), ("interleaved", interleaved_section)]
     sections = [section(found[key], runs) for key, section in order if found[key]]
     left = sorted(p.name for p in folder.glob("*.json") if p.name not in used)
     summary = summary_section(found, runs)
