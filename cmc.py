@@ -962,8 +962,12 @@ MODEL_NAMES = {"gemma": embedded_model_path, "qwen": qwen_model_path}
 # extracts: on natural-dev it extracts as well as Qwen (78.4% answered against 76.3% with Qwen
 # extracting too), it is fast, and its extractions are checked strictly.
 DEFAULT_READER = "qwen"
-# Which model judges replacements by default, when installed ('none': no judgement): the reader,
-# so one process loads it once (load_model). natural-dev built with it and read by it: 78.4%.
+# Which model judges by default, when installed ('none': no judgement): the reader, so one
+# process loads it once (load_model). It chooses each record's status (facts / unresolved /
+# no_fact) in the extraction prompt, and which earlier record a new one replaces. natural-dev
+# built with it and read by it: 77.7% (78.4% with gemma choosing the statuses); LoCoMo conv-26's
+# first 50 turns: 11 of the 22 that tell nothing `no_fact` (gemma: none), 24 of the 28 that tell
+# something `facts` either way (docs/design.md).
 DEFAULT_JUDGE = DEFAULT_READER
 
 
@@ -1580,15 +1584,16 @@ def allowed_statuses(text: str, spans: Sequence) -> tuple[str, ...]:
     return statuses
 
 
-def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "") -> str:
+def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "",
+                      status_model: Model | None = None) -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
-    fits EXTRACT_SCHEMA: the model chooses the status (never unresolved for a record that
+    fits EXTRACT_SCHEMA: the model (status_model, when given) chooses the status (never unresolved for a record that
     nothing makes so: `_wants_resolving`; never facts for a request), chooses every subject and object among
     the record's literal spans (an object never overlaps its subject: a small model otherwise
     copies the subject), and names each relation in its own words."""
     reply = ' {"status": "'
     statuses = allowed_statuses(text, spans)
-    status = statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
+    status = statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
     if status != "facts":
         return reply + status + '", "triples": []}'
     reply += 'facts", "triples": ['
@@ -1794,7 +1799,7 @@ def prefer_known(spans: list[tuple[str, int, int]], known) -> list[tuple[str, in
 
 
 def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequence[str],
-                  known=None) -> Iterator[Extraction]:
+                  known=None, status_model: Model | None = None) -> Iterator[Extraction]:
     """One model session for a batch of (serial, text) records, yielding each record's
     extraction as soon as it is validated: a bad reply, or a model that raises, leaves that
     record unresolved with the reason and the batch goes on with the next record."""
@@ -1803,7 +1808,7 @@ def extract_batch(model: Model, rows: Sequence[tuple[int, str]], catalogue: Sequ
         try:
             spans = record_spans(text)
             reply = decode_extraction(model, extraction_prompt(texts, catalogue, replies),
-                                      prefer_known(spans, known) if known else spans, text)
+                                      prefer_known(spans, known) if known else spans, text, status_model)
         except CmcError:
             raise
         except Exception as e:  # a crashing model must not lose the record
@@ -2161,8 +2166,9 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
     """Extract every pending record in serial order: the cache (identical text) first, then the
     active rules, then the model in batches. Writes are grouped in transactions; a record is
     only ever pending or fully extracted, so an interrupted run resumes where it stopped. With a
-    judge, each record the model read (not small talk) is then judged for the earlier record it
-    replaces (judge_replacement)."""
+    judge, the judge chooses the status of each record the model reads (the model its facts), and
+    each such record that is not small talk is then judged for the earlier record it replaces
+    (judge_replacement)."""
     stats = stats or IngestStats()
     stats.rules_active = db.execute(COUNT_ACTIVE_RULES).fetchone()[0]
     results: list[Extraction] = []
@@ -2179,7 +2185,7 @@ def extract_pending(db: sqlite3.Connection, model: Model | None, on_record=None,
                            "embedded model with `make install`.")
         speakers = {r["serial"]: said_by(db, r["serial"], r["text"]) for r in waiting}
         texts = {s: fact_text(body) for s, (_, body) in speakers.items()}
-        written = _write_model_readings(db, model, texts, speakers, results, stats, on_record)
+        written = _write_model_readings(db, model, texts, speakers, results, stats, on_record, judge)
         for r in waiting if judge is not None else ():
             if db.execute(STATUS_OF, (r["serial"],)).fetchone()[0] != "no_fact":
                 judge_replacement(db, judge, r["serial"], r["text"])
@@ -2208,14 +2214,15 @@ def _write_cached_and_ruled(db: sqlite3.Connection, rows: list, batch_size: int,
 
 
 def _write_model_readings(db: sqlite3.Connection, model: Model, texts: dict[int, str], speakers: dict,
-                          results: list[Extraction], stats: IngestStats, on_record) -> list[Extraction]:
+                          results: list[Extraction], stats: IngestStats, on_record,
+                          status_model: Model | None = None) -> list[Extraction]:
     """One model batch over texts, each record written (with the call's token counts) as soon as it
     is read; returns the extractions that wrote facts."""
     before = (getattr(model, "evaluated", 0), getattr(model, "generated", 0))
     written: list[Extraction] = []
     known = lambda span: db.execute(KNOWN_ENTITY, {"key": entity_key(span)}).fetchone()[0]  # noqa: E731
     for n, ex in enumerate(extract_batch(model, list(texts.items()),
-                                         relation_catalogue(db), known)):
+                                         relation_catalogue(db), known, status_model)):
         ex = in_the_speakers_voice(ex, speakers[ex.serial][0])
         with transaction(db):  # each record is written as soon as it is read
             if write_extraction(db, ex, "model"):

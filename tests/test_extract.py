@@ -510,3 +510,16 @@ def test_a_name_and_colon_is_a_speaker_only_in_a_conversation(db):
     assert cmc.said_by(db, three, "Mara: I start on Monday.") == ("Mara", "I start on Monday.")
     assert cmc.said_by(db, three, "[2024-01-05] Ode: hi") == ("Ode", "hi")
     assert cmc.said_by(db, three, "[2024-01-05] the boiler broke") == (None, "the boiler broke")
+
+
+def test_with_a_judge_the_judge_chooses_the_status_and_the_model_reads_the_facts(db):
+    stored(db, "Hey, good to see you again!", "Mara lives in Leeds.")
+    model = FakeModel(default=lambda prompt: facts_reply(("Mara", "lives_in", "Leeds")))
+    says = {"Hey, good to see you again!": json.dumps({"status": "no_fact", "triples": []}),
+            "Mara lives in Leeds.": facts_reply(("Leeds", "x", "Mara"))}  # only its status is asked
+    judge = FakeModel(default=lambda prompt: says[prompt.rsplit("Record: ", 1)[1].split("\n")[0]]
+                      if prompt.rstrip().endswith("JSON:") else "Changes: 0")
+    results = cmc.extract_pending(db, model, judge=judge)
+    assert [r.status for r in results] == ["no_fact", "facts"]
+    assert [tuple(vars(t).values())[:3] for t in results[1].triples] == [("Mara", "lives_in", "Leeds")]
+    assert cmc.extract_pending(db, model) == [] and db.execute("SELECT count(*) FROM assertions").fetchone()[0] == 1
