@@ -799,16 +799,26 @@ class LlamaModel:
         data = self._snapshots.get(tuple(fixed))
         if data is None:
             return False
-        self._cache.keep_cached(0)
-        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), 0, -1, -1)
+        self._forget_cached()
         if not llama_cpp.llama_state_seq_set_data(self.llm.ctx, (ctypes.c_uint8 * len(data)).from_buffer_copy(data),
                                                   len(data), 0):
             self._snapshots.pop(tuple(fixed))
-            self._done = []
+            self._forget_cached()
             return False
-        self._cache.set_cached(fixed)
-        self._done = self._bounds(len(fixed), [len(fixed)])  # as _feed computed them
+        self._loaded(fixed)
         return True
+
+    def _forget_cached(self) -> None:
+        """Empty the KV cache, before a kept state is loaded into it (or after one failed to load)."""
+        import llama_cpp
+        self._cache.keep_cached(0)
+        self._done = []
+        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), 0, -1, -1)
+
+    def _loaded(self, tokens) -> None:
+        """Record tokens as cached once their kept state is loaded, in the batches _feed computed them in."""
+        self._cache.set_cached(tokens)
+        self._done = self._bounds(len(tokens), [len(tokens)])
 
     # A process evaluates each prompt's fixed part from scratch the first time, and it is most of
     # the prompt (the extraction prompt's instructions and examples: ~650 of the ~710 tokens of a
@@ -832,17 +842,14 @@ class LlamaModel:
         path = self._prefix_file(tokens)
         if not path.is_file():
             return False
-        self._cache.keep_cached(0)
-        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), 0, -1, -1)
-        self._done = []
+        self._forget_cached()
         out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
         if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
-            self._cache.set_cached(out[:count.value])
-            self._done = self._bounds(count.value, [count.value])  # as _feed computed them
+            self._loaded(out[:count.value])
             self._keep_snapshot(list(out[:count.value]))
             return True
-        self.llm.reset()  # unreadable (another llama.cpp, a larger context): computed as if absent
+        self._forget_cached()  # unreadable (another llama.cpp, a larger context): computed as if absent
         return False
 
     def _save_prefix(self, tokens: list[int]) -> None:
@@ -1587,10 +1594,11 @@ def allowed_statuses(text: str, spans: Sequence) -> tuple[str, ...]:
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "",
                       status_model: Model | None = None) -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
-    fits EXTRACT_SCHEMA: the model (status_model, when given) chooses the status (never unresolved for a record that
-    nothing makes so: `_wants_resolving`; never facts for a request), chooses every subject and object among
-    the record's literal spans (an object never overlaps its subject: a small model otherwise
-    copies the subject), and names each relation in its own words."""
+    fits EXTRACT_SCHEMA: the model (status_model, when given) chooses the status (never
+    unresolved for a record that nothing makes so: `_wants_resolving`; never facts for a
+    request); the model chooses every subject and object among the record's literal spans (an
+    object never overlaps its subject: a small model otherwise copies the subject) and names each
+    relation in its own words."""
     reply = ' {"status": "'
     statuses = allowed_statuses(text, spans)
     status = statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
