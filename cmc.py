@@ -828,10 +828,21 @@ class LlamaModel:
     # the batches the two prompts compute alike (_bounds) instead of computing them: a restored
     # batch gives the logits a fresh process computes, to the bit, and an answer never depends on
     # what an earlier process cached.
+    #
+    # A file is named by what decides its numbers: the model file, llama.cpp's version (its
+    # kernels), how cmc batches a prompt (BATCH, PREFIX_FORMAT) and the prompt's opening. A file
+    # made another way would load as if right and shift every later logit a little (measured: a
+    # file an unreleased build had made, its last batch computed otherwise, changed 7 of 50
+    # statuses of a conversation's turns), so bump PREFIX_FORMAT whenever _bounds or what is
+    # saved changes. The directory keeps the PREFIX_FILES most recently used files.
+    PREFIX_FORMAT, PREFIX_FILES = 2, 16
+
     def _prefix_file(self, tokens: list[int]) -> Path:
         import hashlib
+        import llama_cpp
         st = os.stat(self.path)
-        key = hashlib.sha256(repr((self.path, st.st_size, st.st_mtime_ns, self.BATCH, tokens[:64])).encode()).hexdigest()[:24]
+        made = (self.path, st.st_size, st.st_mtime_ns, llama_cpp.__version__, self.BATCH, self.PREFIX_FORMAT)
+        key = hashlib.sha256(repr((*made, tokens[:64])).encode()).hexdigest()[:24]
         return cache_path("prefix", f"{key}.kv")
 
     def _restore_prefix(self, tokens: list[int]) -> bool:
@@ -848,6 +859,10 @@ class LlamaModel:
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
             self._loaded(out[:count.value])
             self._keep_snapshot(list(out[:count.value]))
+            try:
+                os.utime(path)  # used: the newest files are the ones kept
+            except OSError:
+                pass
             return True
         self._forget_cached()  # unreadable (another llama.cpp, a larger context): computed as if absent
         return False
@@ -865,6 +880,9 @@ class LlamaModel:
             if llama_cpp.llama_state_seq_save_file(self.llm.ctx, part.encode(), 0,
                                                    (llama_cpp.llama_token * n)(*cached), n):
                 os.replace(part, path)  # whole or not at all: another process may be reading it
+                kept = sorted(path.parent.glob("*.kv"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+                for old in kept[self.PREFIX_FILES:]:
+                    old.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written costs time, never an answer
         finally:

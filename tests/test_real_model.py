@@ -148,6 +148,26 @@ def test_switching_back_to_a_prompt_loads_its_fixed_part_kept_with_the_same_logi
     assert numpy.array_equal(step, alone._feed(*alone._tokens(extract, ' {"status": "'), fresh=False))
 
 
+def test_a_file_made_another_way_is_not_loaded_and_only_the_newest_files_are_kept(model, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = cmc.open_db(tmp_path / "m.db")
+    cmc.add_records(db, [("Odile keeps her kayak at the north jetty.", "cli")])
+    extract = cmc.extraction_prompt(["Odile moved her kayak to the south jetty."], [])
+    answer = cmc.answer_prompt(cmc.recall(db, "Where is Odile's kayak?"))
+    first = cmc.LlamaModel(model.path)
+    first._feed(*first._tokens(extract, ""))
+    kept = tmp_path / "cache" / "cmc" / "prefix"
+    (made,) = kept.glob("*.kv")
+    monkeypatch.setattr(cmc.LlamaModel, "PREFIX_FORMAT", cmc.LlamaModel.PREFIX_FORMAT + 1)
+    other = cmc.LlamaModel(model.path)  # a cmc that batches prompts another way
+    tokens, marks = other._tokens(extract, "")
+    other._feed(tokens, marks)
+    assert other.evaluated == len(tokens), "the older format's file is not loaded: computed whole"
+    monkeypatch.setattr(cmc.LlamaModel, "PREFIX_FILES", 2)
+    other._feed(*other._tokens(answer, ""))  # a third file: the least recently used one goes
+    assert len(list(kept.glob("*.kv"))) == 2 and not made.exists()
+
+
 def test_the_llama_cpp_python_internals_cmc_relies_on_are_still_there(model):
     """An upgrade of llama-cpp-python that renames or changes what LlamaModel uses beyond Llama's
     documented methods fails here, saying what to mend, instead of giving other answers."""
