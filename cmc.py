@@ -991,8 +991,8 @@ DEFAULT_READER = "qwen"
 # process loads it once (load_model). It chooses each record's status (facts / unresolved /
 # no_fact) in the extraction prompt, and which earlier record a new one replaces. natural-dev
 # built with it and read by it: 77.7% (78.4% with gemma choosing the statuses); LoCoMo conv-26's
-# first 50 turns: 8 of the 22 that tell nothing `no_fact` (gemma: none), 22 of the 28 that tell
-# something `facts` (gemma: 24) (docs/design.md).
+# first 50 turns: 11 of the 22 that tell nothing `no_fact` (gemma: none), 24 of the 28 that
+# tell something `facts` (gemma: 24) (docs/design.md).
 DEFAULT_JUDGE = DEFAULT_READER
 
 
