@@ -14,6 +14,7 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -c "import cmc; print('embedded model:', cmc.embedded_model_path())"
+	$(PY) -c "import cmc; print('prompts kept:', len(cmc.warm_prompts()))"
 	touch $@
 
 demo: install $(VENV)/.qwen
@@ -23,11 +24,14 @@ demo: install $(VENV)/.qwen
 	$(PY) cmc.py ask "On which floor is the weekly meeting?" --db .demo/memory.db
 
 # The default reader, Qwen2.5-Coder-1.5B (1.1 GB): `ask` uses it when installed, gemma when not.
+# Both install steps compute each prompt's fixed part once (warm_prompts), so a fresh machine's
+# first `add` does not.
 qwen: $(VENV)/.qwen
 
 $(VENV)/.qwen: requirements-qwen.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet -r requirements-qwen.txt
 	$(PY) -c "import cmc; print('qwen model:', cmc.qwen_model_path())"
+	$(PY) -c "import cmc; print('prompts kept:', len(cmc.warm_prompts()))"
 	touch $@
 
 test: install

@@ -168,6 +168,19 @@ def test_a_file_made_another_way_is_not_loaded_and_only_the_newest_files_are_kep
     assert len(list(kept.glob("*.kv"))) == 2 and not made.exists()
 
 
+def test_a_fixed_part_kept_at_install_is_what_a_later_prompt_of_the_template_loads(model, tmp_path, monkeypatch):
+    import numpy
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "installed"))
+    extract = next(p for p in cmc._fixed_parts() if "JSON" in p)
+    assert cmc.LlamaModel(model.path).prepare(extract + "-")  # as warm_prompts does at install
+    later = cmc.LlamaModel(model.path)
+    tokens, marks = later._tokens(cmc.extraction_prompt(["Odile moved her kayak to the south jetty."], ["moored_at"]), "")
+    kept = later._feed(tokens, marks).copy()
+    assert later.evaluated == len(tokens) - min(marks), "the whole fixed part loaded, none computed"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    assert numpy.array_equal(kept, cmc.LlamaModel(model.path)._feed(tokens, marks)), "to the bit a fresh process's"
+
+
 def test_the_llama_cpp_python_internals_cmc_relies_on_are_still_there(model):
     """An upgrade of llama-cpp-python that renames or changes what LlamaModel uses beyond Llama's
     documented methods fails here, saying what to mend, instead of giving other answers."""
