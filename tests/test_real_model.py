@@ -121,13 +121,18 @@ def test_what_the_model_computes_for_a_prompt_does_not_depend_on_what_it_read_be
     assert numpy.array_equal(step, cmc.LlamaModel(model.path)._feed(longer, marks))
 
 
-def test_switching_back_to_a_prompt_loads_its_fixed_part_kept_with_the_same_logits(model, tmp_path, monkeypatch):
-    import numpy
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "kept"))
+def extraction_and_answer_prompts(tmp_path):
+    """Two prompts of different templates over one invented memory: an extraction, an answer."""
     db = cmc.open_db(tmp_path / "m.db")
     cmc.add_records(db, [("Odile keeps her kayak at the north jetty.", "cli")])
     extract = cmc.extraction_prompt(["Odile moved her kayak to the south jetty."], [])
-    answer = cmc.answer_prompt(cmc.recall(db, "Where is Odile's kayak?"))
+    return extract, cmc.answer_prompt(cmc.recall(db, "Where is Odile's kayak?"))
+
+
+def test_switching_back_to_a_prompt_loads_its_fixed_part_kept_with_the_same_logits(model, tmp_path, monkeypatch):
+    import numpy
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "kept"))
+    extract, answer = extraction_and_answer_prompts(tmp_path)
     used = cmc.LlamaModel(model.path)
     used._feed(*used._tokens(extract, ""))
     used._feed(*used._tokens(answer, ""))  # another prompt's instructions fill the cache
@@ -150,10 +155,7 @@ def test_switching_back_to_a_prompt_loads_its_fixed_part_kept_with_the_same_logi
 
 def test_a_file_made_another_way_is_not_loaded_and_only_the_newest_files_are_kept(model, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    db = cmc.open_db(tmp_path / "m.db")
-    cmc.add_records(db, [("Odile keeps her kayak at the north jetty.", "cli")])
-    extract = cmc.extraction_prompt(["Odile moved her kayak to the south jetty."], [])
-    answer = cmc.answer_prompt(cmc.recall(db, "Where is Odile's kayak?"))
+    extract, answer = extraction_and_answer_prompts(tmp_path)
     first = cmc.LlamaModel(model.path)
     first._feed(*first._tokens(extract, ""))
     kept = tmp_path / "cache" / "cmc" / "prefix"
