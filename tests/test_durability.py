@@ -315,3 +315,26 @@ def test_the_assembled_qwen_model_and_the_cache_directory_are_private(tmp_path, 
     cache = tmp_path / "cache" / "cmc"  # $XDG_CACHE_HOME/cmc, as for the prefix cache
     assert model.parent == cache and model.read_bytes() == b"gguf half 1gguf half 2"
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700 and stat.S_IMODE(model.stat().st_mode) == 0o600
+
+
+def test_the_install_keeps_every_templates_fixed_part_for_each_installed_model(monkeypatch):
+    prepared = collections.defaultdict(list)
+
+    class Kept:
+        def __init__(self, name):
+            self.name = name
+
+        def prepare(self, prompt):
+            prepared[self.name].append(prompt)
+            return True
+
+    def installed(name):
+        if name == cmc.DEFAULT_READER:
+            raise cmc.CmcError("The optional qwen model is not installed.")
+        return Kept("small.gguf")
+
+    monkeypatch.setattr(cmc, "load_model", installed)
+    kept = cmc.warm_prompts()
+    templates = sorted(p.name for p in cmc.PROMPTS.glob("*.txt"))
+    assert sorted(kept) == [f"small.gguf: {t}" for t in templates], "a missing optional model is skipped"
+    assert all(any(p.startswith(part) for p in prepared["small.gguf"]) for part in cmc._fixed_parts())
