@@ -859,10 +859,8 @@ class LlamaModel:
                                                ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
             self._loaded(out[:count.value])
             self._keep_snapshot(list(out[:count.value]))
-            try:
+            with contextlib.suppress(OSError):
                 os.utime(path)  # used: the newest files are the ones kept
-            except OSError:
-                pass
             return True
         self._forget_cached()  # unreadable (another llama.cpp, a larger context): computed as if absent
         return False
@@ -1068,9 +1066,8 @@ def warm_prompts() -> list[str]:
     models = [load_model(None)]
     with contextlib.suppress(CmcError):
         models.append(load_model(DEFAULT_READER))
-    names = {p.read_text().split("$", 1)[0]: p.name for p in PROMPTS.glob("*.txt")}
-    return [f"{model.name}: {names.get(part, '?')}" for model in dict.fromkeys(models)
-            for part in _fixed_parts() if model.prepare(part + "-")]
+    return [f"{model.name}: {name}" for model in dict.fromkeys(models)
+            for name, part in _template_fixed_parts().items() if part and model.prepare(part + "-")]
 
 
 @atexit.register
@@ -1088,10 +1085,15 @@ def prompt_template(name: str) -> string.Template:
 
 
 @functools.lru_cache(maxsize=1)
+def _template_fixed_parts() -> dict[str, str]:
+    """Each prompt template's text before its first placeholder, by file name."""
+    return {p.name: p.read_text().split("$", 1)[0] for p in PROMPTS.glob("*.txt")}
+
+
+@functools.lru_cache(maxsize=1)
 def _fixed_parts() -> tuple[str, ...]:
-    """Each prompt template's text before its first placeholder, longest first."""
-    parts = (p.read_text().split("$", 1)[0] for p in PROMPTS.glob("*.txt"))
-    return tuple(sorted(filter(None, parts), key=len, reverse=True))
+    """The templates' fixed parts, longest first."""
+    return tuple(sorted(filter(None, _template_fixed_parts().values()), key=len, reverse=True))
 
 
 def fixed_length(prompt: str) -> int:
