@@ -327,13 +327,14 @@ def reader_section(found: dict, runs: Runs) -> str:
     for name, d in found.get("locomo", {}).items():
         if not d.get("answer") or not d.get("ask_budget"):
             continue  # runs from before the ask budget was set apart from recall's
-        r = next(r for r in d["results"] if r["category"] == "1-4")
+        r = next((r for r in d["results"] if r["category"] == "1-4"), None)
         c5 = next((r for r in d["results"] if r["category"] == "5"), None)
         cats = _answerable(d)
         body.append([f"`{d.get('answer_model') or d['model']}`", f"LoCoMo {', '.join(d['conversations'])}{_sample(d)}, {num(d['ask_budget'])} characters read",
-                     f"{r['n']} + {c5['n'] if c5 else 0}",
-                     f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"
-                     + (f"; adversarial \"not in memory\" {pct(c5['abstention'])}" if c5 else ""),
+                     f"{r['n'] if r else 0} + {c5['n'] if c5 else 0}",
+                     "; ".join(([f"token F1 **{r['f1']:.3f}** (categor{'ies' if len(cats) > 1 else 'y'} {', '.join(map(str, cats))})"]
+                                if r else [])
+                               + ([f"adversarial \"not in memory\" {pct(c5['abstention'])}"] if c5 else [])),
                      secs(d["seconds"].get("ask_median")), f"`{name}`"])
     return "\n".join(["## The reader", "",
                       "The answer runs since the write-side rule deletion, by the model that read the evidence "
@@ -687,7 +688,9 @@ def summary_section(found: dict, runs: Runs) -> str:
             body.append([f"`add` of one record, warm median ({num(s['adds'])} adds, natural-dev)",
                          dev(built[0], nat[built[0]], True), f"**{secs(s['add_warm_median'])}**", f"`{built[0]}`"])
     for name, d in found.get("locomo", {}).items():
-        r = next(r for r in d["results"] if r["category"] == "1-4")
+        r = next((r for r in d["results"] if r["category"] == "1-4"), None)
+        if r is None:
+            continue  # a run of the adversarial questions alone: the reader section
         asked = _answerable(d)
         if d.get("answer") and not LOCOMO_DEFAULT_RUN.fullmatch(name):
             continue  # other readers and budgets: the reader section

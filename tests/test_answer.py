@@ -79,6 +79,18 @@ def test_grounded_needs_most_of_the_answers_words_in_one_record():
     assert cmc.grounded(stitched, [" ".join(records)]) and not cmc.grounded(stitched, records)
 
 
+def test_an_answer_that_says_the_question_back_is_not_grounded():
+    records = ["Orla: I traded my old bike to Teodor in June.", "Teodor: I take almond milk, never oat."]
+    asked = "What did Orla trade to Teodor in June?"
+    assert not cmc.grounded("Orla traded to Teodor in June", records, asked)  # nothing added
+    assert cmc.grounded("Orla traded to Teodor in June", records)  # the words alone are said
+    assert cmc.grounded("her old bike", records, asked)
+    assert cmc.grounded("Orla traded her old bike", records, asked)
+    assert not cmc.grounded("Orla traded her red kayak", records, asked)  # what it adds is said nowhere
+    assert cmc.grounded("almond milk", records, "Does Teodor take oat or almond milk?")  # a pick
+    assert cmc.grounded("2 bikes", ["Orla: I own two bikes."], "How many bikes does Orla own?")
+
+
 def test_the_reader_gets_the_date_a_relative_time_means(db):
     cmc.add_records(db, [("Went to the pottery fair yesterday with Ines.", "chat", "2031-03-09T10:00:00Z")])
     model = FakeModel([" 8 March 2031\n"])
