@@ -186,6 +186,10 @@ MIGRATION_FILLS = {8: lambda db: fill_other_way(db),
                    10: lambda db: db.execute("INSERT INTO records_fts (records_fts) VALUES ('rebuild')")}
 
 
+# How long a connection waits for another's write lock before it reports the file busy.
+BUSY_TIMEOUT_MS = 30_000
+
+
 def default_db_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "cmc" / "memory.db"
@@ -206,19 +210,16 @@ def open_db(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
             if not p.exists():
                 # Created private before SQLite writes anything into it.
                 os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
-        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         db.row_factory = sqlite3.Row
-        db.execute("PRAGMA busy_timeout = 30000")
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         version = db.execute("PRAGMA user_version").fetchone()[0]
     except (sqlite3.DatabaseError, OSError) as e:
         raise storage_error(e, path=path) or CmcError(
             f"{path} is not a cmc database ({e}). Pass another --db.") from None
     _refuse_newer(db, path, version)
-    try:
-        if path != ":memory:":
-            db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
-    except sqlite3.OperationalError as e:
-        raise storage_error(e, db) or e
+    if path != ":memory:":
+        _use_wal(db)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -65536")  # 64 MB: bulk ingest at 1M records is commit-bound without it
@@ -235,6 +236,22 @@ def open_db(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
                     MIGRATION_FILLS[step](db)
                 db.execute(f"PRAGMA user_version = {step}")
     return db
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL. The switch is a write begun while holding a read lock, so when
+    another connection is writing (creating the schema of the same new file) SQLite answers
+    "locked" at once instead of waiting (that wait could deadlock); the switch is tried again
+    until the busy timeout has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise storage_error(e, db) or e
+            time.sleep(0.02)
 
 
 def _refuse_newer(db: sqlite3.Connection, path: str, version: int) -> None:
@@ -280,9 +297,9 @@ def _readable_as_immutable(path: str, e: sqlite3.OperationalError) -> bool:
 
 
 def _connect_read_only(uri: str) -> tuple[sqlite3.Connection, int]:
-    db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+    db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     db.row_factory = sqlite3.Row
-    db.execute("PRAGMA busy_timeout = 30000")
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return db, db.execute("PRAGMA user_version").fetchone()[0]
 
 

@@ -2,6 +2,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,21 @@ def test_new_database_has_schema_version_wal_and_private_mode(tmp_path):
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"records", "assertions", "current_edges", "relations", "relation_aliases",
             "entities", "records_fts", "entities_fts"} <= tables
+
+
+def test_a_new_file_opens_while_another_connection_is_writing_it(tmp_path):
+    # Switching to WAL while another connection holds the write lock is refused at once by
+    # SQLite, not after the busy timeout; several MCP calls open a new file at the same moment.
+    path = tmp_path / "m.db"
+    path.touch()
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.3, other.execute, ("COMMIT",))
+    release.start()
+    db = cmc.open_db(path)
+    release.join()
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == cmc.SCHEMA_VERSION
 
 
 def test_schema_file_ends_with_user_version():
