@@ -315,6 +315,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="GGUF path or 'gemma' / 'qwen', given to cmc.Memory (default: embedded gemma)")
     p.add_argument("--limit-questions", type=int, help="only each conversation's first N questions")
     p.add_argument("--every", type=int, default=1, help="only every N-th question (a sample across categories)")
+    p.add_argument("--offset", type=int, default=0,
+                   help="with --every N, start at this question (0 to N-1): another sample of the same size")
     p.add_argument("--budget", type=int, help="characters the reader reads (default: cmc's ask budget)")
     p.add_argument("--json", help="results JSON (default: bench/results/locomo-<convs>.json)")
     p.add_argument("--predictions", help="one JSON line per question")
@@ -352,7 +354,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
                 serial_of = ingest(memory, conv_id, turn_list, args.extract, times)
                 ingested[conv_id] = {"db": common.shown(path), "turns": len(turn_list), **status_counts(memory.db)}
                 bm25 = Bm25([(s, t) for s, t in memory.db.execute("SELECT serial, text FROM records")])
-                for qa in sample["qa"][:args.limit_questions:args.every]:
+                for qa in sample["qa"][:args.limit_questions][args.offset::args.every]:
                     if qa.get("category") in categories:
                         rows.append(read_question(memory, bm25, conv_id, qa, serial_of, args.answer, args.budget))
             common.log(f"{conv_id}: {sum(r['conv'] == conv_id for r in rows)} questions read")
@@ -360,7 +362,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
         raise SystemExit(f"error: {e}")
     document = {"benchmark": "locomo", "data": common.shown(args.data), "conversations": list(ingested),
                 "extract": args.extract, "answer": args.answer, "limit_questions": args.limit_questions,
-                "every": args.every, "ask_budget": args.budget or (cmc.ask_budget(reader) if reader else cmc.ASK_BUDGET),
+                "every": args.every, "offset": args.offset, "ask_budget": args.budget or (cmc.ask_budget(reader) if reader else cmc.ASK_BUDGET),
                 "categories": sorted(categories), "reader_dates": not args.no_dates,
                 "results": summarise(rows),
                 "seconds": {"recall_median": median([r["recall_seconds"] for r in rows]),

@@ -260,8 +260,12 @@ LOCOMO_DEFAULT_RUN = re.compile(r"locomo-conv-\d+-answer\.json")  # one conversa
 
 
 def _sample(doc: dict) -> str:
-    """', one question in 3' for a run that asked every third question, else ''."""
-    return f", one question in {doc['every']}" if doc.get("every", 1) > 1 else ""
+    """', one question in 3' for a run that asked every third question (', starting at question
+    2' when it did not start at the first), else ''."""
+    if doc.get("every", 1) <= 1:
+        return ""
+    start = f", starting at question {doc['offset'] + 1}" if doc.get("offset") else ""
+    return f", one question in {doc['every']}{start}"
 
 
 def _answerable(doc: dict) -> list[str]:

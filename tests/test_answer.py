@@ -134,6 +134,21 @@ def test_an_answer_about_a_speaker_comes_from_what_they_said(db):
     assert cmc.ask(db, FakeModel([" forty pounds"]), "How much did Oriel's stall raise?").answer == "forty pounds"
 
 
+def test_a_speakers_question_and_an_answer_about_the_other_speaker_do_not_answer(db):
+    """Asked about one speaker, what they only asked the other does not answer, nor does an
+    answer that says the other speaker did it; a question asked of both speakers still does."""
+    cmc.add_records(db, [("[9 March 2031] Ysolde: I made damson jam with the fruit from my tree.", "chat", "2031-03-09T10:00:00Z"),
+                         ("[9 March 2031] Oriel: Lovely! Did you pick the damsons yourself?", "chat", "2031-03-09T10:01:00Z"),
+                         ("[9 March 2031] Oriel: Ysolde, your jam is the best at the fete.", "chat", "2031-03-09T10:02:00Z"),
+                         ("[9 March 2031] Oriel: I brought oat biscuits to the fete.", "chat", "2031-03-09T10:03:00Z")])
+    assert cmc.ask(db, FakeModel([" damsons"]), "What did Oriel pick?").answer == cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel([" Ysolde's damson jam"]), "What did Oriel make for the fete?").answer == \
+        cmc.NOT_IN_MEMORY
+    assert cmc.ask(db, FakeModel([" oat biscuits"]), "What did Oriel bring to the fete?").answer == "oat biscuits"
+    assert cmc.ask(db, FakeModel([" damson jam"]), "What did Ysolde make?").answer == "damson jam"
+    assert cmc.ask(db, FakeModel([" Ysolde"]), "Whose jam did Oriel praise, Ysolde's or her own?").answer == "Ysolde"
+
+
 def test_a_large_reader_reads_less_by_default_and_a_budget_given_wins(db, tmp_path):
     for n in range(40):
         cmc.add_records(db, [(f"Locker {n} at the Fennick Lane pool holds a towel and goggles.", "test")])
