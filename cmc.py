@@ -3449,20 +3449,13 @@ EVIDENCE_PREFIX = "Memory records (a larger number is newer):\n"
 # What one read selects, in characters (recall; --budget reads more), and what `ask` hands the
 # reader. A small reader answers better from less: on LoCoMo dev conv-30 gemma-3-270m's token F1
 # was 0.249 / 0.235 / 0.213 reading 1,000 / 2,000 / 3,500 characters, adversarial questions
-# answered "not in memory" 45.8% / 29.2% / 29.2%, ask median 1.5 / 2.5 / 5.6 s (docs/design.md).
+# answered "not in memory" 45.8% / 29.2% / 29.2%, ask median 1.5 / 2.5 / 5.6 s. Qwen2.5-Coder-1.5B
+# (~60 prompt tokens a second here against gemma's ~340) read 700 until its prompt's fixed part
+# was kept; at 1,000 (LoCoMo dev, five conversations, one question in 3) its token F1 was 0.309
+# against 0.288, adversarial "not in memory" 76.9% against 75.6%, ask median 3.35 s against
+# 2.55 s; natural-dev 110 of 139 against 108, ask median 1.22 s (docs/design.md).
 READ_BUDGET = 6_000
 ASK_BUDGET = 1_000
-# A reader whose file is over LARGE_READER bytes (1.5B parameters and up) computes ~60 prompt
-# tokens a second on this 2-core machine against gemma's ~340: it reads LARGE_READER_BUDGET
-# characters, which it answers from within the 5-second target (docs/results.md, "The reader").
-LARGE_READER, LARGE_READER_BUDGET = 500_000_000, 700
-
-
-def ask_budget(model: "Model") -> int:
-    """The characters `ask` hands this reader by default."""
-    path = getattr(model, "path", None)
-    large = path is not None and os.path.isfile(path) and os.path.getsize(path) > LARGE_READER
-    return LARGE_READER_BUDGET if large else ASK_BUDGET
 
 
 # The window read: the records BM25 ranks best for the question (FTS5 over records_fts), each read
@@ -3982,9 +3975,9 @@ def speakers_of(db: sqlite3.Connection, read: Recall) -> dict[int, str]:
 
 def ask(db: sqlite3.Connection, model: Model, question: str, as_of: int | None = None,
         budget: int | None = None) -> Answer:
-    """Read the evidence for the question (budget: characters; default: ask_budget(model)), then
-    answer it with one model call."""
-    read = recall(db, question, as_of, budget or ask_budget(model))
+    """Read the evidence for the question (budget: characters; default: ASK_BUDGET), then answer
+    it with one model call."""
+    read = recall(db, question, as_of, budget or ASK_BUDGET)
     return answer(model, read, speakers_of(db, read))
 
 
@@ -4767,7 +4760,7 @@ AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", min=0, metavar="N",
 BudgetOpt = Annotated[int, typer.Option("--budget", min=200, metavar="CHARS",
                                         help="Characters of evidence the read selects.")]
 AskBudgetOpt = Annotated[Optional[int], typer.Option(
-    "--budget", min=200, metavar="CHARS", show_default=f"{ASK_BUDGET:,}; {LARGE_READER_BUDGET} for a 1.5B reader",
+    "--budget", min=200, metavar="CHARS", show_default=f"{ASK_BUDGET:,}",
     help="Characters of evidence the reader reads.")]
 QuestionArg = Annotated[list[str], typer.Argument(help="The question.")]
 

@@ -111,7 +111,7 @@ class InProcess:
         self.reader_name = self.reader.name if own else self.name
         self.memory = None
         self.read_all = False
-        self.budget = None  # cmc's: ask_budget(reader)
+        self.budget = None  # cmc's: ASK_BUDGET
 
     def open(self, path: Path) -> None:
         self.memory = cmc.Memory(path, model=self.model, judge=self.judge)
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None, model=None) -> dict:
     if args.read_all:
         document["view"] = "every record"
     if not args.cli:
-        document["budget"] = args.budget or cmc.ask_budget(driver.reader or driver.model)
+        document["budget"] = args.budget or cmc.ASK_BUDGET
     document["answer_model"] = driver.reader_name
     if head is not None:
         document.update({"set": head["name"], "one_by_one": args.one_by_one, **set_fields(predictions)})

@@ -149,17 +149,14 @@ def test_a_speakers_question_and_an_answer_about_the_other_speaker_do_not_answer
     assert cmc.ask(db, FakeModel([" Ysolde"]), "Whose jam did Oriel praise, Ysolde's or her own?").answer == "Ysolde"
 
 
-def test_a_large_reader_reads_less_by_default_and_a_budget_given_wins(db, tmp_path):
+def test_the_reader_reads_the_ask_budget_by_default_and_a_budget_given_wins(db):
     for n in range(40):
         cmc.add_records(db, [(f"Locker {n} at the Fennick Lane pool holds a towel and goggles.", "test")])
-    small, large = FakeModel(default=lambda p: "not in memory"), FakeModel(default=lambda p: "not in memory")
-    large.path = str(tmp_path / "large.gguf")
-    with open(large.path, "wb") as f:  # a sparse file: the size, not the disk
-        f.truncate(cmc.LARGE_READER + 1)
-    assert (cmc.ask_budget(small), cmc.ask_budget(large)) == (cmc.ASK_BUDGET, cmc.LARGE_READER_BUDGET)
+    reader = FakeModel(default=lambda p: "not in memory")
     question = "What is in the lockers at the Fennick Lane pool?"
-    shown = {m: len(cmc.ask(db, m, question).evidence) for m in (small, large)}
-    assert shown[large] < shown[small] and len(cmc.ask(db, large, question, budget=cmc.ASK_BUDGET).evidence) == shown[small]
+    read = cmc.ask(db, reader, question)
+    assert len(cmc.recall(db, question, budget=cmc.ASK_BUDGET).evidence) == len(read.evidence)
+    assert len(cmc.ask(db, reader, question, budget=cmc.ASK_BUDGET // 2).evidence) < len(read.evidence)
 
 
 def test_the_reader_is_the_one_named_else_the_one_model_else_the_default(monkeypatch):
