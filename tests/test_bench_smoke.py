@@ -498,3 +498,7 @@ def test_locomo_recall_run_on_a_tiny_conversation(tmp_path):
     first = json.loads((tmp_path / "lc.jsonl").read_text().splitlines()[0])
     assert first["gold_serials"] == [1] and 1 in first["bm25_evidence"]
     assert first["cmc_recall"] == (1 in first["cmc_evidence"])
+    # --every 2 --offset 1: the other half of the questions
+    other = locomo.main(["--data", str(data), "--out-dir", str(tmp_path), "--json", str(tmp_path / "lc-2.json"),
+                         "--every", "2", "--offset", "1"])
+    assert [r["category"] for r in other["results"]] == ["5"] and other["offset"] == 1
