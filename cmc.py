@@ -249,7 +249,7 @@ def _use_wal(db: sqlite3.Connection) -> None:
             db.execute("PRAGMA journal_mode = WAL")  # a write: it changes the file's header
             return
         except sqlite3.OperationalError as e:
-            if "locked" not in str(e) or time.monotonic() > deadline:
+            if e.sqlite_errorname != "SQLITE_BUSY" or time.monotonic() > deadline:
                 raise storage_error(e, db) or e
             time.sleep(0.02)
 
@@ -3929,8 +3929,7 @@ def answerable_from(read: Recall, speakers: dict[int, str], told: dict[int, str]
     checked with and without the other speaker's records that name them: questions about what the
     conversation never said answered "not in memory" 40.4% (45.8%) with them, 66.0% (62.5%)
     without; token F1 on the answerable ones 0.209 (0.240) and 0.206 (0.229) (docs/design.md)."""
-    asked = set(words_of(read.question))
-    named = {s for s in speakers.values() if set(words_of(s)) <= asked}
+    named = _named(speakers.values(), read.question)
     names = {w for s in named for w in words_of(s)}
     out = []
     for e in read.evidence:
@@ -3962,9 +3961,14 @@ def about_another_speaker(answer: str, question: str, speakers: dict[int, str]) 
     75.6% beside it, token F1 0.289 -> 0.288; 3 of the 681 answerable questions there that name
     one speaker have the other one in their answer (docs/design.md)."""
     people = {s for s in speakers.values() if not set(words_of(s)) <= FIRST_PERSON}
-    asked, said = set(words_of(question)), set(words_of(answer))
-    named = {s for s in people if set(words_of(s)) <= asked}
-    return bool(named) and any(set(words_of(s)) <= said for s in people - named)
+    named = _named(people, question)
+    return bool(named) and bool(_named(people - named, answer))
+
+
+def _named(speakers: Iterable[str], text: str) -> set[str]:
+    """The speakers the text names: every word of their name is one of its words."""
+    said = set(words_of(text))
+    return {s for s in speakers if set(words_of(s)) <= said}
 
 
 def speakers_of(db: sqlite3.Connection, read: Recall) -> dict[int, str]:

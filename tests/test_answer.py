@@ -154,9 +154,9 @@ def test_the_reader_reads_the_ask_budget_by_default_and_a_budget_given_wins(db):
         cmc.add_records(db, [(f"Locker {n} at the Fennick Lane pool holds a towel and goggles.", "test")])
     reader = FakeModel(default=lambda p: "not in memory")
     question = "What is in the lockers at the Fennick Lane pool?"
-    read = cmc.ask(db, reader, question)
-    assert len(cmc.recall(db, question, budget=cmc.ASK_BUDGET).evidence) == len(read.evidence)
-    assert len(cmc.ask(db, reader, question, budget=cmc.ASK_BUDGET // 2).evidence) < len(read.evidence)
+    answered = cmc.ask(db, reader, question)
+    assert len(cmc.recall(db, question, budget=cmc.ASK_BUDGET).evidence) == len(answered.evidence)
+    assert len(cmc.ask(db, reader, question, budget=cmc.ASK_BUDGET // 2).evidence) < len(answered.evidence)
 
 
 def test_the_reader_is_the_one_named_else_the_one_model_else_the_default(monkeypatch):
