@@ -1650,6 +1650,13 @@ def allowed_statuses(text: str, spans: Sequence) -> tuple[str, ...]:
     return statuses
 
 
+def choose_status(model: Model, prompt: str, text: str, spans: Sequence, status_model: Model | None = None) -> str:
+    """The record's status among allowed_statuses, chosen by status_model (the judge), when given,
+    else by the model, as the first word of its reply to the extraction prompt."""
+    statuses = allowed_statuses(text, spans)
+    return statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=' {"status": "')]
+
+
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "",
                       status_model: Model | None = None) -> str:
     """Write one record's extraction JSON with the model, step by step, so that the reply always
@@ -1659,8 +1666,7 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
     object never overlaps its subject: a small model otherwise copies the subject) and names each
     relation in its own words."""
     reply = ' {"status": "'
-    statuses = allowed_statuses(text, spans)
-    status = statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=reply)]
+    status = choose_status(model, prompt, text, spans, status_model)
     if status != "facts":
         return reply + status + '", "triples": []}'
     reply += 'facts", "triples": ['

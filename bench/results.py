@@ -649,14 +649,18 @@ def ablation_section(docs: dict[str, dict], runs: Runs) -> str:
     return "\n".join(out)
 
 
-def statuses_section(doc: dict, runs: Runs, name: str = "statuses.json") -> str:
-    body = [[k, str(sum(c.values()))] + [str(c.get(s, 0)) for s in ("facts", "unresolved", "no_fact")]
-            for k, c in doc["counts"].items()]
-    return "\n".join(["## Extraction statuses", "", "The status the extraction prompt chooses on dev lines "
-                      "whose status a person decided (`bench/statuses.py`; dev data). This run's prompt had three chat "
-                      "examples that were withdrawn afterwards (design.md: they broke two end-to-end tests); "
-                      "without them nearly every line is `facts`.", "", table(["lines", "n", "facts", "unresolved", "no_fact"], body),
-                      "", runs.line(name, doc, "statuses")])
+def statuses_section(docs: dict[str, dict], runs: Runs) -> str:
+    def chooser(doc: dict) -> str:
+        return f"judge `{doc['judge']}`" if doc.get("judge") else f"extraction model `{doc['model']}`"
+    body = [[chooser(doc), k, str(sum(c.values()))] + [str(c.get(s, 0)) for s in ("facts", "unresolved", "no_fact")]
+            for doc in docs.values() for k, c in doc["counts"].items()]
+    docs = dict(sorted(docs.items(), key=lambda kv: not kv[1].get("judge")))  # as `add` by default, first
+    return "\n".join(["## Extraction statuses", "", "The status `add` gives dev lines whose status a person decided "
+                      "(`bench/statuses.py`; dev data), each line read alone as extraction reads it: chosen by the "
+                      "judge, as `add` does when Qwen2.5-Coder-1.5B is installed (the default install), or with "
+                      "`--judge none` by the extraction model, gemma-3-270m, as when it is not.", "",
+                      table(["chosen by", "lines", "n", "facts", "unresolved", "no_fact"], body),
+                      *[x for name, doc in docs.items() for x in ("", runs.line(name, doc, "statuses"))]])
 
 
 def turns_section(docs: dict[str, dict], runs: Runs) -> str:
@@ -788,7 +792,7 @@ def build(folder: Path, chart: str | None) -> tuple[str, dict]:
              "mcp": _load(folder, "mcp_startup.json", used).get("mcp_startup.json"),
              "interleaved": _load(folder, "interleaved.json", used).get("interleaved.json"),
              "ablation": _load(folder, "ablation-*.json", used),
-             "statuses": _load(folder, "statuses.json", used).get("statuses.json"),
+             "statuses": _load(folder, "statuses*.json", used),
              "turns": _load(folder, "turns-*.json", used)}
     # the locomo retrieval run first, then the answer runs
     found["locomo"] = dict(sorted(found["locomo"].items(), key=lambda kv: (bool(kv[1].get("answer")), kv[0])))

@@ -1,13 +1,17 @@
-"""The status the extraction prompt chooses (facts / unresolved / no_fact) on lines whose status a
-person decided: natural-dev's chat and note filler lines (no fact), a fixed sample of its fact
-records, and the first 50 turns of LoCoMo conv-26 split by hand into 22 greeting / praise /
-question turns and 28 turns that tell something.
+"""The status `add` gives (facts / unresolved / no_fact) to lines whose status a person decided:
+natural-dev's chat and note filler lines (no fact), a fixed sample of its fact records, and the
+first 50 turns of LoCoMo conv-26 split by hand into 22 greeting / praise / question turns and 28
+turns that tell something.
 
-    python bench/statuses.py --json bench/results/statuses.json
+    python bench/statuses.py --json bench/results/statuses.json     # as `add` by default
+    python bench/statuses.py --judge none --json bench/results/statuses-no-judge.json
     python bench/results.py
 
-Only the status is chosen (cmc.decode_extraction's first choice, with the same allowed statuses);
-no triple is read. The speaker label of a turn is stripped first, as cmc.said_by does.
+Only the status is chosen (cmc.choose_status, the first choice of cmc.decode_extraction, with the
+same allowed statuses), by the judge `add` uses (cmc.judge_name(): Qwen2.5-Coder-1.5B when
+installed), or with --judge none by the extraction model; no triple is read. Each line is read
+as extraction reads it: less the speaker label (as cmc.said_by) and an opening time phrase
+(cmc.fact_text), alone in the extraction prompt.
 """
 import argparse
 import json
@@ -46,23 +50,26 @@ def line_sets() -> dict[str, list[str]]:
             "turns that tell something": [t for i, t in enumerate(turns, 1) if i not in NO_FACT_TURNS]}
 
 
-def status(model, text: str) -> str:
-    body = SPEAKER.sub("", text)
-    spans = cmc.record_spans(body)
-    statuses = cmc.allowed_statuses(body, spans)
-    prompt = cmc.extraction_prompt([body], [])
-    return statuses[model.choose(prompt, [f'{s}"' for s in statuses], reply=' {"status": "')]
+def status(model, text: str, judge=None) -> str:
+    """The status cmc gives the line: read as extraction reads it (fact_text), chosen by the
+    judge when there is one (cmc.choose_status), else by the extraction model."""
+    body = cmc.fact_text(SPEAKER.sub("", text))
+    return cmc.choose_status(model, cmc.extraction_prompt([body], []), body, cmc.record_spans(body), judge)
 
 
 def main(argv: list[str] | None = None) -> dict:
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", help="GGUF path or 'gemma' / 'qwen' (default: the embedded gemma)")
+    p.add_argument("--judge", help="the model that chooses the status: 'none' (the extraction model), 'gemma', "
+                                    "'qwen' or a GGUF path (default: the judge `add` uses, cmc.judge_name())")
     p.add_argument("--json", default=str(common.RESULTS / "statuses.json"))
     args = p.parse_args(argv)
     model = cmc.load_model(args.model)
-    counts = {name: dict(Counter(status(model, t) for t in lines)) for name, lines in line_sets().items()}
-    document = {"benchmark": "statuses", "counts": counts, "model": model.name, "commit": common.commit(),
+    judge = cmc.load_judge(args.judge or cmc.judge_name())
+    counts = {name: dict(Counter(status(model, t, judge) for t in lines)) for name, lines in line_sets().items()}
+    document = {"benchmark": "statuses", "counts": counts, "model": model.name,
+                "judge": judge.name if judge else None, "commit": common.commit(),
                 "command": shlex.join(["python", "bench/statuses.py", *argv]), "date": time.strftime("%Y-%m-%d")}
     common.write_outputs(Path(args.json), None, document, [])
     for name, c in counts.items():

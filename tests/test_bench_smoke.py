@@ -502,3 +502,13 @@ def test_locomo_recall_run_on_a_tiny_conversation(tmp_path):
     other = locomo.main(["--data", str(data), "--out-dir", str(tmp_path), "--json", str(tmp_path / "lc-2.json"),
                          "--every", "2", "--offset", "1"])
     assert [r["category"] for r in other["results"]] == ["5"] and other["offset"] == 1
+
+
+def test_statuses_asks_the_judge_as_add_does_and_reads_the_line_as_extraction_does():
+    import statuses
+    model = FakeModel(default=lambda prompt: '{"status": "facts", "triples": []}')
+    judge = FakeModel(default=lambda prompt: '{"status": "no_fact", "triples": []}')
+    line = "Ysolde: Next week the choir meets in the chapel."
+    assert statuses.status(model, line, judge) == "no_fact" and not model.prompts
+    assert judge.prompts[-1].rstrip().endswith("Record: the choir meets in the chapel.\nJSON:")
+    assert statuses.status(model, line) == "facts"
