@@ -2913,8 +2913,12 @@ INSERT_REPLACED = "INSERT OR IGNORE INTO replaced (serial, replaced_serial) VALU
 
 def replacement_candidates(db: sqlite3.Connection, serial: int, text: str,
                            limit: int = REPLACE_CANDIDATES) -> list[tuple[int, str]]:
-    """The earlier records (not small talk, not replaced already) most like the new one, oldest first."""
-    words = words_of(text)
+    """The earlier records (not small talk, not replaced already) most like what the new one
+    says, oldest first: its words less a chat line's date and speaker label (said_by), which
+    every line of the same day or speaker shares. natural-dev, built one record per add: the
+    four chat-log scenarios' links 43 -> 23, chatter linked to chatter the most of those gone;
+    111 of 139 answered against 110 (docs/design.md)."""
+    words = words_of(said_by(db, serial, text)[1])
     terms = [w for w in dict.fromkeys(words) if w not in _QUESTION_STOPWORDS]
     if FIRST_PERSON.intersection(words):
         terms += sorted(FIRST_PERSON)
