@@ -757,7 +757,7 @@ class LlamaModel:
         llm = self.llm
         fixed = min(marks, default=0)
         common = self._common(tokens)
-        if fresh and common < fixed and (self._restore_snapshot(tokens[:fixed]) or self._restore_prefix(tokens)):
+        if fresh and common < fixed and (self._restore_snapshot(tokens[:fixed]) or self._restore_prefix(tokens[:fixed])):
             common = self._common(tokens)
         if not fresh:
             self._cache.keep_cached(common)
@@ -776,7 +776,7 @@ class LlamaModel:
                     llm.eval(tokens[max(start, reuse):end])
                     if end == fixed:  # computed here: keep the fixed part, in memory and on disk
                         self._keep_snapshot(tokens[:fixed])
-                        self._save_prefix(tokens)
+                        self._save_prefix(tokens[:fixed])
             self._done = bounds
         return self._np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(self.n_vocab,))
 
@@ -847,24 +847,29 @@ class LlamaModel:
     # what an earlier process cached.
     #
     # A file is named by what decides its numbers: the model file, llama.cpp's version (its
-    # kernels), how cmc batches a prompt (BATCH, PREFIX_FORMAT) and the prompt's opening. A file
+    # kernels), how cmc batches a prompt (BATCH, PREFIX_FORMAT) and the fixed part's tokens, all
+    # of them: two prompts of one template can end its fixed part a token apart (where the text
+    # after it joins the last token or not), and named by their first 64 tokens they shared a
+    # file that each overwrote with a state the other then loaded, computed over a restored one
+    # (a chat scenario of natural-dev did it to gemma's extraction file, which then changed 25 of
+    # 50 LoCoMo dev turns' extractions; docs/design.md). A file
     # made another way would load as if right and shift every later logit a little (measured: a
     # file an unreleased build had made, its last batch computed otherwise, changed 7 of 50
     # statuses of a conversation's turns), so bump PREFIX_FORMAT whenever _bounds or what is
     # saved changes. The directory keeps the PREFIX_FILES most recently used files.
-    PREFIX_FORMAT, PREFIX_FILES = 2, 16
+    PREFIX_FORMAT, PREFIX_FILES = 3, 16
 
     def _prefix_file(self, tokens: list[int]) -> Path:
         import hashlib
         import llama_cpp
         st = os.stat(self.path)
         made = (self.path, st.st_size, st.st_mtime_ns, llama_cpp.__version__, self.BATCH, self.PREFIX_FORMAT)
-        key = hashlib.sha256(repr((*made, tokens[:64])).encode()).hexdigest()[:24]
+        key = hashlib.sha256(repr((*made, tokens)).encode()).hexdigest()[:24]
         return cache_path("prefix", f"{key}.kv")
 
     def _restore_prefix(self, tokens: list[int]) -> bool:
-        """Load the fixed part kept on disk for a prompt that opens like tokens; False if none is
-        kept or it cannot be read (the KV cache is then empty)."""
+        """Load the fixed part `tokens` kept on disk; False if none is kept for exactly these
+        tokens or it cannot be read (the KV cache is then empty)."""
         import ctypes
         import llama_cpp
         path = self._prefix_file(tokens)
@@ -873,7 +878,7 @@ class LlamaModel:
         self._forget_cached()
         out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
         if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
-                                               ctypes.byref(count)) and 0 < count.value <= self.n_ctx:
+                                               ctypes.byref(count)) and list(out[:count.value]) == list(tokens):
             self._loaded(out[:count.value])
             self._keep_snapshot(list(out[:count.value]))
             with contextlib.suppress(OSError):

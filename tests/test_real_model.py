@@ -170,6 +170,23 @@ def test_a_file_made_another_way_is_not_loaded_and_only_the_newest_files_are_kep
     assert len(list(kept.glob("*.kv"))) == 2 and not made.exists()
 
 
+def test_a_fixed_part_one_token_longer_keeps_a_file_of_its_own(model, tmp_path, monkeypatch):
+    # Two prompts of one template can end its fixed part a token apart (where the text after it
+    # joins the last token or not). Named by their opening, they shared one file, which the second
+    # overwrote with a state of other numbers that the first then loaded.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    extract, _ = extraction_and_answer_prompts(tmp_path)
+    tokens, marks = cmc.LlamaModel(model.path)._tokens(extract, "")
+    first = cmc.LlamaModel(model.path)
+    first._feed(tokens, marks)
+    kept = tmp_path / "cache" / "cmc" / "prefix"
+    (made,) = kept.glob("*.kv")
+    before = made.read_bytes()
+    later = cmc.LlamaModel(model.path)
+    later._feed(tokens, (marks[0] + 1, marks[1]))
+    assert made.read_bytes() == before and len(list(kept.glob("*.kv"))) == 2
+
+
 def test_a_fixed_part_kept_at_install_is_what_a_later_prompt_of_the_template_loads(model, tmp_path, monkeypatch):
     import numpy
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "installed"))
