@@ -879,8 +879,8 @@ class LlamaModel:
         out, count = (llama_cpp.llama_token * self.n_ctx)(), ctypes.c_size_t(0)
         if llama_cpp.llama_state_seq_load_file(self.llm.ctx, str(path).encode(), 0, out, self.n_ctx,
                                                ctypes.byref(count)) and list(out[:count.value]) == list(tokens):
-            self._loaded(out[:count.value])
-            self._keep_snapshot(list(out[:count.value]))
+            self._loaded(tokens)
+            self._keep_snapshot(tokens)
             with contextlib.suppress(OSError):
                 os.utime(path)  # used: the newest files are the ones kept
             return True
@@ -1655,11 +1655,14 @@ def allowed_statuses(text: str, spans: Sequence) -> tuple[str, ...]:
     return statuses
 
 
+STATUS_REPLY = ' {"status": "'  # an extraction reply's opening, before the status it chooses
+
+
 def choose_status(model: Model, prompt: str, text: str, spans: Sequence, status_model: Model | None = None) -> str:
     """The record's status among allowed_statuses, chosen by status_model (the judge), when given,
     else by the model, as the first word of its reply to the extraction prompt."""
     statuses = allowed_statuses(text, spans)
-    return statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=' {"status": "')]
+    return statuses[(status_model or model).choose(prompt, [f'{s}"' for s in statuses], reply=STATUS_REPLY)]
 
 
 def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int]], text: str = "",
@@ -1670,7 +1673,7 @@ def decode_extraction(model: Model, prompt: str, spans: list[tuple[str, int, int
     request); the model chooses every subject and object among the record's literal spans (an
     object never overlaps its subject: a small model otherwise copies the subject) and names each
     relation in its own words."""
-    reply = ' {"status": "'
+    reply = STATUS_REPLY
     status = choose_status(model, prompt, text, spans, status_model)
     if status != "facts":
         return reply + status + '", "triples": []}'

@@ -652,9 +652,9 @@ def ablation_section(docs: dict[str, dict], runs: Runs) -> str:
 def statuses_section(docs: dict[str, dict], runs: Runs) -> str:
     def chooser(doc: dict) -> str:
         return f"judge `{doc['judge']}`" if doc.get("judge") else f"extraction model `{doc['model']}`"
+    docs = dict(sorted(docs.items(), key=lambda kv: not kv[1].get("judge")))  # as `add` by default, first
     body = [[chooser(doc), k, str(sum(c.values()))] + [str(c.get(s, 0)) for s in ("facts", "unresolved", "no_fact")]
             for doc in docs.values() for k, c in doc["counts"].items()]
-    docs = dict(sorted(docs.items(), key=lambda kv: not kv[1].get("judge")))  # as `add` by default, first
     return "\n".join(["## Extraction statuses", "", "The status `add` gives dev lines whose status a person decided "
                       "(`bench/statuses.py`; dev data), each line read alone as extraction reads it: chosen by the "
                       "judge, as `add` does when Qwen2.5-Coder-1.5B is installed (the default install), or with "

@@ -165,7 +165,6 @@ def test_the_user_in_any_voice_meets_the_users_other_records(db):
     assert [s for s, _ in found] == [1]
 
 
-
 def test_a_chat_lines_date_and_speaker_find_no_earlier_record_to_replace(db):
     put(db, "[2031-04-02] Oriel: found a bike shop on Tanner Row", ("bike shop", "on", "Tanner Row"))
     put(db, "[2031-04-02] Oriel: lol", status="unresolved")
@@ -173,6 +172,9 @@ def test_a_chat_lines_date_and_speaker_find_no_earlier_record_to_replace(db):
     new = put(db, "[2031-04-03] Oriel: the bike shop moved to Quay Street", ("bike shop", "moved_to", "Quay Street"))
     text = "[2031-04-03] Oriel: the bike shop moved to Quay Street"
     assert [s for s, _ in cmc.replacement_candidates(db, new, text)] == [1]
+
+
+# ── time ──
 
 def test_a_record_keeps_its_given_time_or_a_leading_date(db):
     (a,) = cmc.add_records(db, [("The boiler was serviced.", "t", "2023-05-08T13:56")])
