@@ -91,16 +91,6 @@ def test_an_answer_that_says_the_question_back_is_not_grounded():
     assert cmc.grounded("2 bikes", ["Orla: I own two bikes."], "How many bikes does Orla own?")
 
 
-def test_a_yes_is_grounded_in_a_record_that_says_the_claim():
-    records = ["Orla: I entered my damson jam in the Tolley show.", "Teodor: I walked the dogs."]
-    asked = "Did Orla enter her jam in the Tolley show?"
-    assert cmc.grounded("Yes", records, asked) and cmc.grounded("Yes, Orla entered her jam", records, asked)
-    assert cmc.grounded("Yes, her damson jam", records, asked)
-    assert not cmc.grounded("Yes", records, "Did Orla win the Fennick rowing race?")  # no record says so
-    assert not cmc.grounded("Yes, in a red kayak", records, asked)  # what it adds is said nowhere
-    assert not cmc.grounded("Yes", records, "What did Orla enter in the Tolley show?")  # not a yes-or-no question
-
-
 def test_the_reader_gets_the_date_a_relative_time_means(db):
     cmc.add_records(db, [("Went to the pottery fair yesterday with Ines.", "chat", "2031-03-09T10:00:00Z")])
     model = FakeModel([" 8 March 2031\n"])
