@@ -169,8 +169,8 @@ def test_a_chat_lines_date_and_speaker_find_no_earlier_record_to_replace(db):
     put(db, "[2031-04-02] Oriel: found a bike shop on Tanner Row", ("bike shop", "on", "Tanner Row"))
     put(db, "[2031-04-02] Oriel: lol", status="unresolved")
     put(db, "[2031-04-03] Oriel: the frame is steel", ("frame", "is", "steel"))
-    new = put(db, "[2031-04-03] Oriel: the bike shop moved to Quay Street", ("bike shop", "moved_to", "Quay Street"))
     text = "[2031-04-03] Oriel: the bike shop moved to Quay Street"
+    new = put(db, text, ("bike shop", "moved_to", "Quay Street"))
     assert [s for s, _ in cmc.replacement_candidates(db, new, text)] == [1]
 
 

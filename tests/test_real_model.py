@@ -176,8 +176,8 @@ def test_a_fixed_part_one_token_longer_keeps_a_file_of_its_own(model, tmp_path, 
     # overwrote with a state of other numbers that the first then loaded.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     extract, _ = extraction_and_answer_prompts(tmp_path)
-    tokens, marks = cmc.LlamaModel(model.path)._tokens(extract, "")
     first = cmc.LlamaModel(model.path)
+    tokens, marks = first._tokens(extract, "")
     first._feed(tokens, marks)
     kept = tmp_path / "cache" / "cmc" / "prefix"
     (made,) = kept.glob("*.kv")
